@@ -1,0 +1,1 @@
+"""Stepwise dashboard: a multipage Streamlit studio over the pipelines runtime."""

@@ -1,0 +1,22 @@
+"""Stepwise dashboard entry point: page config and navigation over the pages in app_pages/."""
+
+import sys
+from pathlib import Path
+
+# `streamlit run dashboard/app.py` puts dashboard/ on the path; the packages live one level up.
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+st.set_page_config(page_title="Stepwise", page_icon="🪜", layout="wide")
+
+PAGES = Path(__file__).parent / "app_pages"
+navigation = st.navigation({
+    "Stepwise": [st.Page(PAGES / "home.py", title="Home", icon="🏠", default=True)],
+    "Workflows": [st.Page(PAGES / "career_navigator.py", title="CareerNavigator", icon="🧭",
+                          url_path="career_navigator")],
+    "Setup": [st.Page(PAGES / "settings.py", title="Settings", icon="⚙️", url_path="settings")],
+})
+navigation.run()

@@ -1,0 +1,1 @@
+"""Thin Streamlit pages; the work is in dashboard/components and pipelines/."""

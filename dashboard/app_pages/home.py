@@ -1,0 +1,29 @@
+"""Home: what Stepwise is, and the five workflows as cards (those not built yet marked as coming)."""
+
+import streamlit as st
+
+from dashboard import services
+from pipelines.core.registry import CATALOG
+
+st.title("🪜 Stepwise")
+st.markdown(
+    "See inside an LLM workflow. Stepwise drives LangGraph workflows **one super-step at a time**: every state "
+    "field as it evolves, loop counters against their limits, per-node timings and model usage, and every "
+    "checkpoint kept so a run can be rewound and continued. It works offline with no API key; a real model is "
+    "a setting.")
+settings = services.current_settings()
+st.caption(f"Provider: `{settings.provider_label}` · data directory: `{settings.data_path.resolve()}`")
+
+runs = services.studio(settings).runs
+columns = st.columns(3)
+for index, entry in enumerate(CATALOG):
+    with columns[index % 3].container(border=True):
+        st.subheader(entry.title)
+        st.caption(f"For {entry.audience.lower()} · seed `{entry.seed}`")
+        st.write(entry.summary)
+        if entry.module:
+            count = len(runs.list_threads(entry.id))
+            st.page_link(f"app_pages/{entry.id}.py", label=f"Open {entry.title} →", icon="▶️")
+            st.caption(f"{count} run(s) stored")
+        else:
+            st.info("Coming: not built yet.", icon="🚧")

@@ -1,0 +1,72 @@
+"""Settings: provider, model, base URL, API key (masked, memory only), data dir, and a connection test."""
+
+import streamlit as st
+
+from dashboard import services
+from dashboard.state_keys import SESSION_API_KEY, SETTINGS_OVERRIDES
+from pipelines.core.models import ModelCallError, ModelGateway
+from pipelines.core.settings import ENV_VARS, PROVIDERS, SettingsError, env_overrides, save_settings_file
+
+st.title("⚙️ Settings")
+settings = services.current_settings()
+fixed = env_overrides()
+
+
+def _help(field: str, text: str) -> str:
+    return text + (f" Fixed by the environment variable {ENV_VARS[field]}." if field in fixed else "")
+
+
+with st.form("settings_form"):
+    provider = st.selectbox("Provider", PROVIDERS, index=PROVIDERS.index(settings.provider), key="settings_provider",
+                            disabled="provider" in fixed,
+                            help=_help("provider", "offline = the deterministic engine, no network. openai = any "
+                                       "OpenAI-compatible server (OpenAI, DeepSeek, Qwen, vLLM, LM Studio)."))
+    model = st.text_input("Model", value=settings.model, placeholder=settings.effective_model, key="settings_model",
+                          disabled="model" in fixed, help=_help("model", "Empty uses the provider's default."))
+    base_url = st.text_input("Base URL", value=settings.base_url, placeholder=settings.effective_base_url,
+                             key="settings_base_url", disabled="base_url" in fixed, help=_help("base_url", ""))
+    api_key = st.text_input("API key", value="", type="password", key="settings_api_key",
+                            placeholder="set" if settings.api_key else "not set",
+                            help="Kept in this browser session's memory only: never saved, logged or put in run state. "
+                                 "For a lasting key use STEPWISE_API_KEY / OPENAI_API_KEY or .streamlit/secrets.toml.")
+    data_dir = st.text_input("Data directory", value=settings.data_dir, key="settings_data_dir",
+                             disabled="data_dir" in fixed,
+                             help=_help("data_dir", "Holds the checkpoints, the run database and Chroma's files."))
+    cols = st.columns(3)
+    timeout_s = cols[0].number_input("Timeout (s)", min_value=1.0, value=float(settings.timeout_s), key="settings_timeout")
+    max_retries = cols[1].number_input("Retries", min_value=0, max_value=10, value=int(settings.max_retries),
+                                       key="settings_retries")
+    fallback = cols[2].toggle("Fall back to offline on failure", value=settings.fallback_to_offline,
+                              key="settings_fallback")
+    apply = st.form_submit_button("Apply to this session", type="primary")
+    save = st.form_submit_button("Apply and save as defaults (without the key)")
+
+if apply or save:
+    overrides = {"provider": provider, "model": model, "base_url": base_url, "data_dir": data_dir,
+                 "timeout_s": timeout_s, "max_retries": int(max_retries), "fallback_to_offline": fallback}
+    try:
+        st.session_state[SETTINGS_OVERRIDES] = {k: v for k, v in overrides.items() if k not in fixed}
+        if api_key:
+            st.session_state[SESSION_API_KEY] = api_key
+        settings = services.current_settings()
+    except SettingsError as exc:
+        st.error(str(exc))
+    else:
+        if save:
+            path = save_settings_file(settings)
+            st.success(f"Saved to {path}. The API key was not written.")
+        else:
+            st.success(f"Applied: {settings.provider_label}.")
+
+st.subheader("Test connection")
+if st.button("Test connection", key="settings_test"):
+    try:
+        seconds, answer = ModelGateway(services.current_settings()).ping()
+    except (ModelCallError, SettingsError) as exc:
+        st.error(f"Connection failed: {exc}")
+    else:
+        st.success(f"{settings.provider_label} answered in {seconds:.2f} s: {answer!r}")
+
+st.subheader("Where things are")
+st.json({k: v for k, v in settings.to_public().items()} | {
+    "checkpoints": settings.effective_checkpoint_url, "run database": settings.effective_db_url}, expanded=False)

@@ -1,0 +1,37 @@
+"""The field-evolution matrix (fields x steps) as a coloured table, like seed 000 §3.1 draws by hand."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from pipelines.core.trace import EvolutionMatrix
+
+CELL_STYLE = {"set": ("●", "#bbf7d0"), "changed": ("◆", "#bfdbfe"), "appended": ("＋", "#e9d5ff"),
+              "removed": ("✕", "#fecaca"), "unchanged": ("✓", "#f1f5f9"), "absent": ("", "#ffffff")}
+
+
+def evolution_frame(matrix: EvolutionMatrix) -> pd.DataFrame:
+    """Cells as words (set, changed, appended, removed, unchanged, absent): fields as rows, steps as columns."""
+    columns = list(matrix.steps)
+    if len(set(columns)) != len(columns):  # an edited fork can repeat a label; keep columns unique
+        columns = [f"{label} #{i}" for i, label in enumerate(columns)]
+    return pd.DataFrame(matrix.cells, index=matrix.fields, columns=columns)
+
+
+def styled_evolution(frame: pd.DataFrame):
+    def colour(value: str) -> str:
+        return f"background-color: {CELL_STYLE.get(value, ('', '#ffffff'))[1]}; text-align: center"
+
+    glyphs = frame.apply(lambda column: column.map(lambda v: f"{CELL_STYLE.get(v, (v,))[0]} {v}" if v != "absent" else ""))
+    return glyphs.style.apply(lambda column: [colour(v) for v in frame[column.name]], axis=0)
+
+
+def render_evolution(matrix: EvolutionMatrix) -> None:
+    if not matrix.steps:
+        st.info("No step has completed yet.")
+        return
+    frame = evolution_frame(matrix)
+    st.dataframe(styled_evolution(frame), width="stretch", height=min(36 * (len(frame) + 1) + 4, 760))
+    st.caption(" · ".join(f"{glyph} {kind}" for kind, (glyph, _) in CELL_STYLE.items() if glyph)
+               + " — a field is *appended* when a reducer list grew, *set* when it first got a value.")

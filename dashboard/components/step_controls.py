@@ -1,0 +1,56 @@
+"""Step, Run to interrupt, Run to end and Reset, with the run's status beside them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from dashboard.state_keys import FLASH
+from pipelines.core.registry import InvalidInput
+from pipelines.core.session import Session, StepOutcome
+
+STATUS_TEXT = {"new": "not started", "ready": "paused between steps", "waiting": "waiting for your answer",
+               "completed": "completed", "failed": "failed — Step retries the failed node"}
+
+
+def _report(outcomes: list[StepOutcome]) -> None:
+    errors = [o.error for o in outcomes if o.error]
+    if errors:
+        st.session_state[FLASH] = ("error", f"A step failed: {errors[-1]}")
+    elif outcomes:
+        st.session_state[FLASH] = ("success", f"Ran {len(outcomes)} step(s).")
+
+
+def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[], None]) -> bool:
+    """Draw the controls; returns True when the session changed (the page should rerun)."""
+    status = session.status()
+    ready = status in ("ready", "failed")
+    columns = st.columns([1, 1.5, 1.3, 1, 3.5], vertical_alignment="center")
+    changed = False
+    try:
+        if columns[0].button("Step ▶", key=f"{key_prefix}_step", disabled=not ready, type="primary",
+                             help="Run one super-step (parallel nodes run together)"):
+            outcome = session.step()
+            _report([outcome])
+            changed = True
+        if columns[1].button("Run to interrupt ⏭", key=f"{key_prefix}_run_interrupt", disabled=not ready,
+                             help="Run until a breakpoint, a question for you, or the end"):
+            with st.spinner("Running…"):
+                _report(session.run("interrupt"))
+            changed = True
+        if columns[2].button("Run to end ⏩", key=f"{key_prefix}_run_end", disabled=not ready,
+                             help="Ignore breakpoints; stop only where the workflow needs your answer"):
+            with st.spinner("Running…"):
+                _report(session.run("end"))
+            changed = True
+    except InvalidInput as exc:
+        st.session_state[FLASH] = ("error", str(exc))
+        changed = True
+    if columns[3].button("Reset ↺", key=f"{key_prefix}_reset", help="Start a new run with the same input"):
+        on_reset()
+        changed = True
+    badge = {"completed": "🟢", "waiting": "🟠", "failed": "🔴", "ready": "🔵", "new": "⚪"}[status]
+    next_nodes = ", ".join(session.snapshot().next) or "—"
+    columns[4].markdown(f"{badge} **{STATUS_TEXT[status]}** · next: `{next_nodes}`")
+    return changed

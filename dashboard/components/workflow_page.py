@@ -1,0 +1,132 @@
+"""The studio anatomy every workflow page shares: graph, controls, interrupt form and the tabs."""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+from dashboard import services
+from dashboard.components.checkpoints import render_checkpoints
+from dashboard.components.evolution import render_evolution
+from dashboard.components.graph_view import GraphHighlights, counter_labels, graph_shape, render_graph
+from dashboard.components.interrupt_forms import render_interrupt_form
+from dashboard.components.iterations import render_iterations
+from dashboard.components.metrics_charts import (make_latency_figure, make_timeline_figure, make_usage_figure,
+                                                 task_frame)
+from dashboard.components.run_sidebar import render_run_sidebar, start_run
+from dashboard.components.state_panel import render_changes, render_state
+from dashboard.components.step_controls import render_step_controls
+from dashboard.state_keys import FLASH, THREAD_PARAM, page_key
+from pipelines.core.registry import InvalidInput, PipelineSpec
+from pipelines.core.session import Session
+from pipelines.core.trace import evolution_matrix
+
+TABS = ["State", "Changes", "Evolution", "Iterations", "Metrics", "Checkpoints", "Report"]
+
+
+def demote_headings(markdown: str, levels: int = 2) -> str:
+    """Report headings one or two levels down, so a report inside a tab does not outshout the page."""
+    return re.sub(r"^(#{1,6}) ", lambda m: "#" * min(6, len(m.group(1)) + levels) + " ", markdown, flags=re.M)
+
+
+def _flash() -> None:
+    message = st.session_state.pop(FLASH, None)
+    if message:
+        getattr(st, message[0])(message[1])
+
+
+def _highlights(session: Session, records, breakpoints: list[str]) -> GraphHighlights:
+    completed = [r for r in records if r.status == "completed"]
+    visited = {n for r in completed for n in r.nodes if n != "__input__"}
+    current = set(completed[-1].nodes) - {"__input__"} if completed else set()
+    next_nodes = set(session.snapshot().next)
+    waiting = {t.name for t in session.snapshot().tasks if t.interrupts}
+    values = session.values()
+    return GraphHighlights(visited=visited, current=current, next=next_nodes - waiting, waiting=waiting,
+                           breakpoints=set(breakpoints), edge_labels=counter_labels(session.spec.counters, values))
+
+
+def _sample_answer(session: Session, records) -> dict | None:
+    info = session.thread
+    if not info or not info.scenario:
+        return None
+    try:
+        answers = session.spec.scenario(info.scenario).answers
+    except InvalidInput:
+        return None
+    asked = sum(1 for r in records if r.status == "interrupted") - 1
+    return answers[asked] if 0 <= asked < len(answers) else None
+
+
+def render_workflow_page(spec: PipelineSpec) -> None:
+    key = page_key(spec.id, "")
+    st.title(spec.title)
+    st.caption(f"{spec.summary} — seed `{spec.seed}`")
+    _flash()
+    settings = services.current_settings()
+    studio = services.studio(settings)
+    compiled = studio.compiled(spec)
+    node_names = [n for n in graph_shape(compiled)[0] if not n.startswith("__")]
+    thread_id = st.query_params.get(THREAD_PARAM)
+    thread = studio.runs.get_thread(thread_id) if thread_id else None
+    if thread is not None and thread.pipeline != spec.id:
+        thread = None
+    breakpoints = render_run_sidebar(spec, thread, node_names)
+    if thread is None:
+        if thread_id:
+            st.warning(f"No {spec.title} run with id {thread_id}; pick one in the sidebar or start a new one.")
+        st.info("Choose a scenario under **New run** in the sidebar (edit its input if you like) and press "
+                "**Start run**. Then step through the graph one super-step at a time.")
+        render_graph(st.columns([3, 2])[0], compiled, GraphHighlights(breakpoints=set(breakpoints)))
+        return
+
+    session = services.open_session(spec, thread.thread_id, breakpoints)
+    st.markdown(f"**{thread.title}** · thread `{thread.thread_id}` · {thread.provider}")
+    if session.cursor:
+        st.info("Rewound: the run stands at an earlier checkpoint. Step to continue on a new branch.")
+    records = session.records()
+    changed = render_step_controls(session, key, on_reset=lambda: start_run(spec, thread.input or {}, thread.scenario))
+    left, right = st.columns([3, 2], gap="medium")
+    with right:
+        for pending in session.pending_interrupts():
+            changed = render_interrupt_form(session, pending, _sample_answer(session, records), key) or changed
+        for name, counter in session.counters().items():
+            limit = counter["limit"]
+            st.progress(min(1.0, counter["value"] / limit) if limit else 0.0,
+                        text=f"{counter['label']} (`{name}`): {counter['value']} / {limit or '∞'}")
+        if session.status() == "completed":
+            st.success("The run is complete: the Report tab has the integrated report and the final plan.")
+    if changed:
+        st.rerun()
+    render_graph(left, compiled, _highlights(session, records, breakpoints))
+
+    tabs = st.tabs(TABS)
+    with tabs[0]:
+        render_state(session.values(), spec.field_order, f"{key}state_field")
+    with tabs[1]:
+        render_changes(records, f"{key}changes_step")
+    with tabs[2]:
+        render_evolution(evolution_matrix(records, spec.field_order))
+    with tabs[3]:
+        render_iterations(session.counters(), records, f"{key}counter_chart")
+    with tabs[4]:
+        frame = task_frame(records)
+        cols = st.columns(4)
+        cols[0].metric("Steps", sum(1 for r in records if r.status == "completed"))
+        cols[1].metric("Node runs", len(frame))
+        cols[2].metric("Model calls", int(frame["calls"].sum()) if not frame.empty else 0)
+        cols[3].metric("Tokens", int(frame[["input_tokens", "output_tokens"]].sum().sum()) if not frame.empty else 0)
+        st.markdown("**Per-node latency**")
+        st.plotly_chart(make_latency_figure(frame), key=f"{key}latency", width="stretch")
+        st.markdown("**Timeline** — parallel tasks of one super-step overlap in time")
+        st.plotly_chart(make_timeline_figure(frame), key=f"{key}timeline", width="stretch")
+        st.markdown("**Model calls and tokens**")
+        st.plotly_chart(make_usage_figure(frame), key=f"{key}usage", width="stretch")
+    with tabs[5]:
+        if render_checkpoints(session, key):
+            st.rerun()
+    with tabs[6]:
+        st.caption(f"Produced by: {thread.provider}")
+        with st.container(border=True):
+            st.markdown(demote_headings(spec.report(session.values())))

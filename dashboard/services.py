@@ -1,0 +1,36 @@
+"""The dashboard's only bridge to the pipelines runtime: cached stores, settings, sessions."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.state_keys import SESSION_API_KEY, SETTINGS_OVERRIDES
+from pipelines.core.registry import PipelineSpec
+from pipelines.core.session import Session
+from pipelines.core.settings import Settings, load_settings
+from pipelines.core.studio import Studio
+
+
+def current_settings() -> Settings:
+    """File and environment settings, with this browser session's choices from the settings page on top."""
+    overrides = dict(st.session_state.get(SETTINGS_OVERRIDES, {}))
+    if st.session_state.get(SESSION_API_KEY):
+        overrides["api_key"] = st.session_state[SESSION_API_KEY]
+    return load_settings(**overrides)
+
+
+@st.cache_resource(show_spinner=False)
+def _studio(data_dir: str, checkpoint_url: str, db_url: str) -> Studio:
+    # Keyed by the storage settings only: every tab and rerun shares one checkpointer and one run database.
+    settings = load_settings(data_dir=data_dir, checkpoint_url=checkpoint_url, db_url=db_url)
+    return Studio.from_settings(settings)
+
+
+def studio(settings: Settings | None = None) -> Studio:
+    settings = settings or current_settings()
+    return _studio(settings.data_dir, settings.effective_checkpoint_url, settings.effective_db_url)
+
+
+def open_session(spec: PipelineSpec, thread_id: str, breakpoints: list[str] | None = None) -> Session:
+    settings = current_settings()
+    return studio(settings).open_session(spec, thread_id, settings, breakpoints=breakpoints or ())

@@ -1,0 +1,12 @@
+"""Session-state and query-parameter keys, in one place so pages and components agree on them."""
+
+THREAD_PARAM = "thread"  # st.query_params: the run a workflow page shows, so a reload finds it again
+
+SETTINGS_OVERRIDES = "settings_overrides"  # non-secret settings chosen on the settings page
+SESSION_API_KEY = "session_api_key"  # an API key typed on the settings page: memory only, never saved
+FLASH = "flash_message"  # (kind, text) shown once after a rerun
+
+
+def page_key(pipeline_id: str, name: str) -> str:
+    """A widget or state key scoped to one workflow page."""
+    return f"{pipeline_id}__{name}"

@@ -1,0 +1,1 @@
+"""Stepwise pipelines: the runtime (core) and one package per workflow; nothing here imports streamlit."""

@@ -1,0 +1,78 @@
+"""CareerNavigator (seed 000): its PipelineSpec for the runtime, the CLI and the dashboard."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from pydantic import ValidationError
+
+from pipelines.career_navigator.graph import build_graph
+from pipelines.career_navigator.market import default_market
+from pipelines.career_navigator.planning import PLAN_CONFIRMATION, REPORT_FEEDBACK
+from pipelines.career_navigator.report import build_report
+from pipelines.career_navigator.schemas import FeedbackAnswer, RunInput
+from pipelines.career_navigator.state import CareerContext, WorkflowStage
+from pipelines.core.registry import Counter, InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
+from pipelines.core.session import format_validation_error
+
+MESSAGE_TYPES = {"human": HumanMessage, "ai": AIMessage, "system": SystemMessage}
+
+
+def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
+    """The seed's initial state (§2.1) from `{"user_profile": {...}, "messages": [...]}`, defaults of §7.3.2."""
+    try:
+        data = RunInput.model_validate(dict(raw))
+    except ValidationError as exc:
+        raise InvalidInput(f"invalid CareerNavigator input: {format_validation_error(exc)}") from exc
+    profile = {k: v for k, v in data.user_profile.model_dump().items() if v not in (None, "", [])}
+    return {
+        "session_id": data.session_id or thread_id,
+        "current_stage": WorkflowStage.INITIAL.value,
+        "user_profile": profile,
+        "messages": [MESSAGE_TYPES[m.type](content=m.content) for m in data.messages],
+        "iteration_count": 0,
+        "max_iterations": data.max_iterations,
+        "plan_revision_count": 0,
+        "requires_user_input": False,
+        "cached_data": None,
+        "agent_tasks": [],
+        "agent_outputs": [],
+        "user_feedback_history": [],
+        "error_log": [],
+        "system_metrics": {},
+    }
+
+
+def make_context(deps: RuntimeDeps) -> CareerContext:
+    return CareerContext(gateway=deps.gateway, market=default_market())
+
+
+SPEC = PipelineSpec(
+    id="career_navigator",
+    title="CareerNavigator",
+    seed="000_915e42f8fc08fb81.txt",
+    summary="Coordinator, planner and supervisor send three analysts in parallel; a reporter integrates their "
+            "work and loops on the client's feedback before goals and an 8-to-12-week schedule are set.",
+    build=build_graph,
+    make_context=make_context,
+    make_input=make_input,
+    report=build_report,
+    counters=(
+        Counter("iteration_count", "Report iterations", limit_field="max_iterations", limit=3,
+                loop_edge=("collect_feedback", "supervisor")),
+        Counter("plan_revision_count", "Plan revisions", limit_field="max_iterations", limit=3,
+                loop_edge=("confirm_plan", "goal_decomposer")),
+    ),
+    interrupts=(
+        InterruptSpec(REPORT_FEEDBACK, "Feedback on the integrated report", FeedbackAnswer,
+                      "Satisfied or very satisfied moves on to goals; anything else sends the analysts round again."),
+        InterruptSpec(PLAN_CONFIRMATION, "Confirm the final plan", FeedbackAnswer,
+                      "Satisfied completes the session; anything else revises the goals and the schedule."),
+    ),
+    field_order=("session_id", "current_stage", "user_profile", "messages", "planning_strategy", "agent_tasks",
+                 "self_insight_result", "industry_research_result", "career_analysis_result", "agent_outputs",
+                 "integrated_report", "user_feedback_history", "current_satisfaction", "career_goals", "final_plan",
+                 "iteration_count", "plan_revision_count", "requires_user_input", "pending_questions"),
+)

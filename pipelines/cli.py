@@ -1,0 +1,135 @@
+"""Headless CLI: `python -m pipelines list` and `python -m pipelines run PIPELINE ...` for scripts, demos and tests."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pipelines.core.checkpoints import CheckpointStoreError
+from pipelines.core.export import run_status, trace_document
+from pipelines.core.registry import CATALOG, InvalidInput, get_spec
+from pipelines.core.runstore import RunStoreError
+from pipelines.core.session import Session, StepOutcome
+from pipelines.core.settings import PROVIDERS, SettingsError, load_settings
+from pipelines.core.studio import Studio
+
+
+class CliError(RuntimeError):
+    """Stops the CLI with a one-line reason and a non-zero exit code."""
+
+
+def _read_json(path: str, what: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise CliError(f"{what} file not found: {path}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {what} file {path}: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{what} file {path} is not valid JSON (line {exc.lineno}: {exc.msg})") from exc
+
+
+def cmd_list(_: argparse.Namespace) -> int:
+    for entry in CATALOG:
+        if entry.module is None:
+            print(f"{entry.id:<18} {entry.title}  (coming)")
+            continue
+        spec = get_spec(entry.id)
+        print(f"{entry.id:<18} {entry.title}")
+        for scenario in spec.scenarios():
+            answers = f", {len(scenario.answers)} sample answers" if scenario.answers else ""
+            print(f"  - {scenario.name:<22} {scenario.title}{answers}")
+    return 0
+
+
+def _print_step(outcome: StepOutcome) -> None:
+    record = outcome.record
+    if record is None:
+        return
+    changed = ", ".join(f"{k}:{v}" for k, v in record.changes.items()) or "-"
+    print(f"step {record.step:>3}  {'+'.join(record.nodes):<48} {record.duration_ms:8.1f} ms  {record.status:<11} {changed}",
+          file=sys.stderr)
+
+
+def drive(session: Session, answers: list[Any]) -> None:
+    """Run to the end, answering each interrupt with the next answer; stop when answers run out."""
+    answered = 0
+    while True:
+        session.run("end", on_step=_print_step)
+        if session.status() != "waiting" or answered >= len(answers):
+            return
+        pending = session.pending_interrupts()[0]
+        try:
+            _print_step(session.resume(answers[answered]))
+        except InvalidInput as exc:
+            raise CliError(f"answer {answered + 1} ({pending.kind}) rejected: {exc}") from exc
+        answered += 1
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    spec = get_spec(args.pipeline)
+    if args.scenario:
+        scenario = spec.scenario(args.scenario)
+        raw, scenario_name = scenario.input, scenario.name
+    else:
+        raw, scenario_name = _read_json(args.input, "input"), None
+        if not isinstance(raw, dict):
+            raise CliError("input file must hold a JSON object")
+    answers = _read_json(args.answers, "answers") if args.answers else []
+    if not isinstance(answers, list):
+        raise CliError("answers file must hold a JSON list of resume values")
+    settings = load_settings(provider=args.provider, data_dir=args.data_dir, model=args.model, base_url=args.base_url)
+    studio = Studio.from_settings(settings)
+    try:
+        session = studio.new_session(spec, raw, settings, scenario=scenario_name)
+        print(f"thread {session.thread_id} ({spec.id}, {settings.provider_label}, data in {settings.data_path})",
+              file=sys.stderr)
+        drive(session, answers)
+        document = trace_document(session)
+        if args.trace:
+            Path(args.trace).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.trace).write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
+        status = run_status(session)
+        print(json.dumps({"thread_id": session.thread_id, "status": status, "steps": len(document["steps"]),
+                          "next": document["next"], "pending_interrupt": document["pending_interrupt"]},
+                         ensure_ascii=False))
+        if status == "failed":
+            errors = [s["error"] for s in document["steps"] if s.get("error")]
+            raise CliError(f"run failed: {errors[-1] if errors else 'unknown error'}")
+        return 0
+    finally:
+        studio.close()
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="python -m pipelines", description="Stepwise workflows, headless.")
+    sub = root.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="the pipelines and their scenarios").set_defaults(func=cmd_list)
+    run = sub.add_parser("run", help="run a pipeline to its end or until the answers run out")
+    run.add_argument("pipeline")
+    source = run.add_mutually_exclusive_group(required=True)
+    source.add_argument("--scenario", help="a shipped scenario (see `list`)")
+    source.add_argument("--input", help="a JSON file with the initial state")
+    run.add_argument("--answers", help="a JSON list of resume values, one per interrupt, in order")
+    run.add_argument("--provider", choices=PROVIDERS, help="model provider (default: offline, or STEPWISE_PROVIDER)")
+    run.add_argument("--model", help="model name for a real provider")
+    run.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
+    run.add_argument("--data-dir", help="where checkpoints and run records live (default ./data)")
+    run.add_argument("--trace", help="write the run's trace as JSON to this file")
+    run.set_defaults(func=cmd_run)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (CliError, InvalidInput, SettingsError, CheckpointStoreError, RunStoreError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted by the user", file=sys.stderr)
+        return 130

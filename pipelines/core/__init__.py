@@ -1,0 +1,1 @@
+"""The Stepwise runtime shared by all workflows: registry, sessions, traces, models, checkpoints, settings."""

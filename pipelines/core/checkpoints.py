@@ -1,0 +1,76 @@
+"""LangGraph checkpointer from a URL: memory, a SQLite file (the default) or PostgreSQL."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+
+
+class CheckpointStoreError(RuntimeError):
+    """The checkpoint store cannot be opened; the message names the URL and the reason."""
+
+
+@dataclass
+class CheckpointStore:
+    url: str
+    saver: BaseCheckpointSaver
+    close: Callable[[], None]
+
+    @property
+    def kind(self) -> str:
+        return self.url.split(":", 1)[0]
+
+
+def _redact(url: str) -> str:
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return url
+
+
+def _sqlite_path(url: str) -> Path:
+    path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url[len("sqlite://"):]
+    return Path(path)
+
+
+def open_checkpointer(url: str) -> CheckpointStore:
+    """Open the checkpointer a URL names: `memory`, `sqlite:///path/file.sqlite` or `postgresql://...`."""
+    if url in ("memory", "memory://", ":memory:"):
+        return CheckpointStore(url="memory://", saver=InMemorySaver(), close=lambda: None)
+    if url.startswith("sqlite:"):
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        path = _sqlite_path(url)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # One connection shared by Streamlit's script threads; SqliteSaver serialises access with its lock.
+            conn = sqlite3.connect(str(path), check_same_thread=False)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            saver = SqliteSaver(conn)
+            saver.setup()
+        except (OSError, sqlite3.Error) as exc:
+            raise CheckpointStoreError(f"cannot open SQLite checkpoints at {path}: {exc}") from exc
+        return CheckpointStore(url=url, saver=saver, close=conn.close)
+    if url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        import psycopg
+        from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg.rows import dict_row
+        from psycopg_pool import ConnectionPool
+
+        conninfo = url.replace("postgresql+psycopg://", "postgresql://")
+        pool = ConnectionPool(conninfo, min_size=1, max_size=4, open=False, timeout=10,
+                              kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
+        try:
+            pool.open(wait=True, timeout=10)
+            saver = PostgresSaver(pool)
+            saver.setup()
+        except (psycopg.Error, Exception) as exc:  # noqa: BLE001 - the pool raises its own timeout type
+            pool.close()
+            raise CheckpointStoreError(f"cannot open PostgreSQL checkpoints at {_redact(url)}: {exc}") from exc
+        return CheckpointStore(url=url, saver=saver, close=pool.close)
+    raise CheckpointStoreError(f"unsupported checkpoint URL {_redact(url)!r}: use memory, sqlite:///FILE or postgresql://...")

@@ -1,0 +1,189 @@
+"""Threads and step records in SQL (SQLite by default), next to the LangGraph checkpoints."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (JSON, Column, Float, Integer, MetaData, String, Table, Text, create_engine, delete,
+                        event, insert, select, update)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from pipelines.core.trace import StepRecord, TaskRecord
+
+
+class RunStoreError(RuntimeError):
+    """The run database cannot be reached or written; the message says which and why."""
+
+
+metadata = MetaData()
+
+threads = Table(
+    "stepwise_threads", metadata,
+    Column("thread_id", String(64), primary_key=True),
+    Column("pipeline", String(64), nullable=False, index=True),
+    Column("scenario", String(128)),
+    Column("title", String(256)),
+    Column("provider", String(128)),
+    Column("status", String(32), nullable=False, default="new"),
+    Column("cursor_checkpoint_id", String(64)),
+    Column("input", JSON),  # the raw input the run started from, so it can be reset or repeated
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+steps = Table(
+    "stepwise_steps", metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("step_key", String(64), nullable=False, unique=True),
+    Column("thread_id", String(64), nullable=False, index=True),
+    Column("step", Integer, nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("duration_ms", Float, nullable=False),
+    Column("parent_checkpoint_id", String(64)),
+    Column("checkpoint_id", String(64), index=True),
+    Column("changes", JSON, nullable=False),
+    Column("counters", JSON, nullable=False),
+    Column("error", Text),
+)
+
+tasks = Table(
+    "stepwise_tasks", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("step_key", String(64), nullable=False, index=True),
+    Column("thread_id", String(64), nullable=False, index=True),
+    Column("task_id", String(64), nullable=False),
+    Column("node", String(128), nullable=False),
+    Column("namespace", String(256), nullable=False, default=""),
+    Column("status", String(32), nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("duration_ms", Float, nullable=False),
+    Column("model_calls", JSON, nullable=False),
+    Column("calls", Integer, nullable=False, default=0),
+    Column("input_tokens", Integer, nullable=False, default=0),
+    Column("output_tokens", Integer, nullable=False, default=0),
+    Column("update", JSON),
+    Column("error", Text),
+)
+
+
+@dataclass
+class ThreadInfo:
+    thread_id: str
+    pipeline: str
+    scenario: str | None
+    title: str | None
+    provider: str | None
+    status: str
+    cursor_checkpoint_id: str | None
+    input: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+class RunStore:
+    """Persistence of threads (one per run) and their step and task records."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            if url.startswith("sqlite:///"):
+                Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                # One shared connection, or each thread would see its own empty in-memory database.
+                self.engine: Engine = create_engine(url, poolclass=StaticPool,
+                                                    connect_args={"check_same_thread": False})
+            else:
+                self.engine = create_engine(url, pool_pre_ping=True)
+            if self.engine.dialect.name == "sqlite":
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            metadata.create_all(self.engine)
+        except (SQLAlchemyError, OSError) as exc:
+            raise RunStoreError(f"cannot open the run database {self.engine_label(url)}: {exc}") from exc
+
+    @staticmethod
+    def engine_label(url: str) -> str:
+        return url.split("@")[-1] if "@" in url else url
+
+    # threads -----------------------------------------------------------------------------------
+    def create_thread(self, thread_id: str, pipeline: str, scenario: str | None, title: str | None,
+                      provider: str | None, raw_input: dict[str, Any] | None = None) -> None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(threads).values(
+                thread_id=thread_id, pipeline=pipeline, scenario=scenario, title=title, provider=provider,
+                status="new", cursor_checkpoint_id=None, input=raw_input, created_at=now, updated_at=now))
+
+    def get_thread(self, thread_id: str) -> ThreadInfo | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(threads).where(threads.c.thread_id == thread_id)).mappings().first()
+        return ThreadInfo(**row) if row else None
+
+    def list_threads(self, pipeline: str | None = None, limit: int = 200) -> list[ThreadInfo]:
+        query = select(threads).order_by(threads.c.updated_at.desc()).limit(limit)
+        if pipeline:
+            query = query.where(threads.c.pipeline == pipeline)
+        with self.engine.connect() as conn:
+            return [ThreadInfo(**row) for row in conn.execute(query).mappings()]
+
+    def update_thread(self, thread_id: str, **values: Any) -> None:
+        values["updated_at"] = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(update(threads).where(threads.c.thread_id == thread_id).values(**values))
+
+    def delete_thread(self, thread_id: str) -> None:
+        with self.engine.begin() as conn:
+            for table in (tasks, steps, threads):
+                conn.execute(delete(table).where(table.c.thread_id == thread_id))
+
+    # step records ------------------------------------------------------------------------------
+    def save_step(self, record: StepRecord) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(steps).values(
+                step_key=record.step_key, thread_id=record.thread_id, step=record.step, status=record.status,
+                started_at=record.started_at, duration_ms=record.duration_ms,
+                parent_checkpoint_id=record.parent_checkpoint_id, checkpoint_id=record.checkpoint_id,
+                changes=record.changes, counters=record.counters, error=record.error))
+            if record.tasks:
+                conn.execute(insert(tasks), [{
+                    "step_key": record.step_key, "thread_id": record.thread_id, "task_id": t.task_id,
+                    "node": t.node, "namespace": t.namespace, "status": t.status, "started_at": t.started_at,
+                    "duration_ms": t.duration_ms, "model_calls": t.model_calls, "calls": len(t.model_calls),
+                    "input_tokens": t.input_tokens, "output_tokens": t.output_tokens, "update": t.update,
+                    "error": t.error} for t in record.tasks])
+
+    def load_steps(self, thread_id: str) -> list[StepRecord]:
+        """Every step record of a thread, all branches, in the order they ran."""
+        with self.engine.connect() as conn:
+            step_rows = conn.execute(
+                select(steps).where(steps.c.thread_id == thread_id).order_by(steps.c.seq)).mappings().all()
+            task_rows = conn.execute(
+                select(tasks).where(tasks.c.thread_id == thread_id).order_by(tasks.c.id)).mappings().all()
+        by_step: dict[str, list[TaskRecord]] = {}
+        for row in task_rows:
+            by_step.setdefault(row["step_key"], []).append(TaskRecord(
+                task_id=row["task_id"], node=row["node"], started_at=row["started_at"],
+                duration_ms=row["duration_ms"], status=row["status"], update=row["update"], error=row["error"],
+                namespace=row["namespace"], model_calls=list(row["model_calls"] or [])))
+        return [StepRecord(
+            step_key=row["step_key"], thread_id=row["thread_id"], step=row["step"], status=row["status"],
+            started_at=row["started_at"], duration_ms=row["duration_ms"],
+            parent_checkpoint_id=row["parent_checkpoint_id"], checkpoint_id=row["checkpoint_id"],
+            changes=dict(row["changes"] or {}), tasks=by_step.get(row["step_key"], []), error=row["error"],
+            counters=dict(row["counters"] or {}))
+            for row in step_rows]
+
+    def dispose(self) -> None:
+        self.engine.dispose()

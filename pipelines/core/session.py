@@ -1,0 +1,305 @@
+"""Drive one thread of one workflow: start, step, run to an interrupt or the end, resume, rewind, fork."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from langgraph.types import Command, StateSnapshot
+from pydantic import ValidationError
+
+from pipelines.core.jsonable import state_to_jsonable, to_jsonable
+from pipelines.core.models import ModelGateway
+from pipelines.core.registry import InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
+from pipelines.core.settings import Settings
+from pipelines.core.trace import INPUT_NODE, StepRecord, TaskRecord, diff_values
+
+if TYPE_CHECKING:
+    from pipelines.core.studio import Studio
+
+SessionStatus = Literal["new", "ready", "waiting", "completed", "failed"]
+
+
+@dataclass
+class PendingInterrupt:
+    """An `interrupt()` waiting for an answer: its kind, what it shows, and the schema of the answer."""
+
+    id: str
+    kind: str
+    value: dict[str, Any]
+    spec: InterruptSpec | None
+
+
+@dataclass
+class StepOutcome:
+    record: StepRecord | None
+    status: SessionStatus
+    next: tuple[str, ...] = ()
+    error: str | None = None
+
+
+@dataclass
+class CheckpointInfo:
+    checkpoint_id: str
+    parent_id: str | None
+    step: int
+    source: str
+    next: tuple[str, ...]
+    created_at: str
+    on_branch: bool
+    produced_by: list[str] = field(default_factory=list)
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err.get("loc", ())) or "value"
+        parts.append(f"{where}: {err.get('msg')}")
+    return "; ".join(parts)
+
+
+class Session:
+    """One thread of one compiled workflow, advanced a super-step at a time."""
+
+    def __init__(self, studio: Studio, spec: PipelineSpec, thread_id: str, settings: Settings,
+                 breakpoints: Iterable[str] = (), gateway: ModelGateway | None = None) -> None:
+        self.studio = studio
+        self.spec = spec
+        self.thread_id = thread_id
+        self.settings = settings
+        self.breakpoints = set(breakpoints)
+        self.graph = studio.compiled(spec)
+        self.gateway = gateway or ModelGateway(settings)
+        self.context = spec.make_context(RuntimeDeps(settings=settings, gateway=self.gateway))
+        self._snapshot: StateSnapshot | None = None
+
+    # reading -----------------------------------------------------------------------------------
+    @property
+    def thread(self):
+        return self.studio.runs.get_thread(self.thread_id)
+
+    @property
+    def cursor(self) -> str | None:
+        info = self.thread
+        return info.cursor_checkpoint_id if info else None
+
+    def _config(self, checkpoint_id: str | None = None) -> dict[str, Any]:
+        configurable: dict[str, Any] = {"thread_id": self.thread_id}
+        if checkpoint_id:
+            configurable["checkpoint_id"] = checkpoint_id
+        return {"configurable": configurable}
+
+    def snapshot(self) -> StateSnapshot:
+        if self._snapshot is None:
+            self._snapshot = self.graph.get_state(self._config(self.cursor))
+        return self._snapshot
+
+    def values(self) -> dict[str, Any]:
+        return dict(self.snapshot().values or {})
+
+    def head_checkpoint_id(self) -> str | None:
+        return self.snapshot().config.get("configurable", {}).get("checkpoint_id") if self.snapshot().config else None
+
+    def status(self) -> SessionStatus:
+        snap = self.snapshot()
+        if not snap.config or (not snap.values and not snap.next):
+            return "new"
+        if snap.interrupts:
+            return "waiting"
+        if any(task.error for task in snap.tasks):
+            return "failed"
+        return "ready" if snap.next else "completed"
+
+    def pending_interrupts(self) -> list[PendingInterrupt]:
+        pending = []
+        for item in self.snapshot().interrupts:
+            value = item.value if isinstance(item.value, dict) else {"question": item.value}
+            kind = str(value.get("kind", ""))
+            spec = next((s for s in self.spec.interrupts if s.kind == kind), None)
+            pending.append(PendingInterrupt(id=item.id, kind=kind, value=value, spec=spec))
+        return pending
+
+    def counters(self) -> dict[str, dict[str, Any]]:
+        values = self.values()
+        return {c.field: {"label": c.label, "value": c.value(values), "limit": c.limit_for(values)}
+                for c in self.spec.counters}
+
+    # driving -----------------------------------------------------------------------------------
+    def start(self, initial_state: Mapping[str, Any]) -> StepOutcome:
+        if self.status() != "new":
+            raise InvalidInput(f"thread {self.thread_id} has already started")
+        return self._execute(dict(initial_state))
+
+    def step(self) -> StepOutcome:
+        status = self.status()
+        if status == "new":
+            raise InvalidInput("the run has no input yet; start it first")
+        if status == "waiting":
+            raise InvalidInput("the run is waiting for an answer to an interrupt; resume it with a value")
+        if status == "completed":
+            return StepOutcome(record=None, status="completed")
+        return self._execute(None)
+
+    def resume(self, value: Any, interrupt_id: str | None = None) -> StepOutcome:
+        """Answer the pending interrupt. An invalid value raises InvalidInput and changes nothing."""
+        pending = self.pending_interrupts()
+        if not pending:
+            raise InvalidInput("nothing is waiting for an answer")
+        target = next((p for p in pending if p.id == interrupt_id), pending[0]) if interrupt_id else pending[0]
+        answer = value
+        if target.spec is not None:
+            try:
+                answer = target.spec.schema.model_validate(value).model_dump(mode="json")
+            except ValidationError as exc:
+                raise InvalidInput(f"invalid answer to '{target.spec.title}': {format_validation_error(exc)}") from exc
+        resume = {target.id: answer} if len(pending) > 1 else answer
+        return self._execute(Command(resume=resume))
+
+    def run(self, until: Literal["interrupt", "end"] = "end", stop: threading.Event | None = None,
+            on_step: Callable[[StepOutcome], None] | None = None, max_steps: int = 1000) -> list[StepOutcome]:
+        """Step until the end, an interrupt() waiting for input, a failure, Stop, or (for "interrupt")
+        a breakpoint. Stop is honoured between steps."""
+        outcomes: list[StepOutcome] = []
+        status, next_nodes = self.status(), tuple(self.snapshot().next)
+        while status == "ready" and len(outcomes) < max_steps:
+            if stop is not None and stop.is_set():
+                break
+            if outcomes and until == "interrupt" and self.breakpoints & set(next_nodes):
+                break
+            outcome = self._execute(None)
+            outcomes.append(outcome)
+            if on_step:
+                on_step(outcome)
+            status, next_nodes = outcome.status, outcome.next
+        return outcomes
+
+    def rewind(self, checkpoint_id: str) -> None:
+        """Move the cursor to an earlier checkpoint; the next step continues (forks) from there."""
+        snap = self.graph.get_state(self._config(checkpoint_id))
+        if not snap.config or snap.created_at is None:
+            raise InvalidInput(f"no checkpoint {checkpoint_id} in thread {self.thread_id}")
+        latest = self.graph.get_state(self._config()).config["configurable"]["checkpoint_id"]
+        self.studio.runs.update_thread(self.thread_id, cursor_checkpoint_id=None if checkpoint_id == latest
+                                       else checkpoint_id)
+        self._snapshot = None
+
+    def edit_state(self, values: Mapping[str, Any], as_node: str | None = None) -> StepOutcome:
+        """Fork from the current position with edited values, as if `as_node` had written them."""
+        before = self.snapshot()
+        from_id = self.head_checkpoint_id()
+        started = time.time()
+        new_config = self.graph.update_state(self._config(self.cursor), dict(values), as_node=as_node)
+        self.studio.runs.update_thread(self.thread_id, cursor_checkpoint_id=None)
+        self._snapshot = None
+        after = self.snapshot()
+        record = StepRecord(
+            step_key=uuid.uuid4().hex, thread_id=self.thread_id, step=int(after.metadata.get("step", 0)),
+            status="completed", started_at=started, duration_ms=0.0, parent_checkpoint_id=from_id,
+            checkpoint_id=new_config["configurable"]["checkpoint_id"],
+            changes=diff_values(state_to_jsonable(before.values), state_to_jsonable(after.values)),
+            tasks=[TaskRecord(task_id="edit", node=f"edit:{as_node or 'state'}", started_at=started,
+                              duration_ms=0.0, update=to_jsonable(dict(values)))],
+            counters=self._counter_values(after.values))
+        self.studio.runs.save_step(record)
+        return StepOutcome(record=record, status=self.status(), next=tuple(after.next))
+
+    # history and trace -------------------------------------------------------------------------
+    def history(self, limit: int | None = None) -> list[CheckpointInfo]:
+        records = self.studio.runs.load_steps(self.thread_id)
+        produced = {r.checkpoint_id: r.nodes for r in records if r.checkpoint_id}
+        branch = {r.checkpoint_id for r in self.records()} | {self.head_checkpoint_id()}
+        infos = []
+        for snap in self.graph.get_state_history(self._config(), limit=limit):
+            cid = snap.config["configurable"]["checkpoint_id"]
+            parent = (snap.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+            infos.append(CheckpointInfo(
+                checkpoint_id=cid, parent_id=parent, step=int(snap.metadata.get("step", -1)),
+                source=str(snap.metadata.get("source", "")), next=tuple(snap.next),
+                created_at=snap.created_at or "", on_branch=cid in branch, produced_by=produced.get(cid, [])))
+        return infos
+
+    def records(self) -> list[StepRecord]:
+        """The step records of the current branch (the path that led to the cursor or the head)."""
+        records = self.studio.runs.load_steps(self.thread_id)
+        by_checkpoint = {r.checkpoint_id: r for r in records if r.status == "completed" and r.checkpoint_id}
+        lineage: set[str | None] = set()
+        current = self.head_checkpoint_id()
+        while current in by_checkpoint and current not in lineage:
+            lineage.add(current)
+            current = by_checkpoint[current].parent_checkpoint_id
+        lineage.add(current)
+        return [r for r in records if (r.status == "completed" and r.checkpoint_id in lineage)
+                or (r.status != "completed" and r.parent_checkpoint_id in lineage)]
+
+    # the one place that runs the graph --------------------------------------------------------
+    def _counter_values(self, values: Mapping[str, Any]) -> dict[str, int]:
+        return {c.field: c.value(values) for c in self.spec.counters}
+
+    def _execute(self, payload: Any) -> StepOutcome:
+        cursor = self.cursor
+        started, t0 = time.time(), time.perf_counter()
+        before: dict[str, Any] | None = None
+        after: dict[str, Any] | None = None
+        open_tasks: dict[str, tuple[float, float]] = {}
+        task_records: list[TaskRecord] = []
+        error: str | None = None
+        try:
+            for namespace, mode, data in self.graph.stream(
+                    payload, self._config(cursor), context=self.context, stream_mode=["tasks", "checkpoints"],
+                    interrupt_before="*", subgraphs=True):
+                if mode == "checkpoints":
+                    if not namespace:
+                        before, after = (data, None) if before is None else (before, data)
+                elif "result" not in data:
+                    open_tasks[data["id"]] = (time.time(), time.perf_counter())
+                else:
+                    task_records.append(self._task_record(namespace, data, open_tasks))
+        except Exception as exc:  # noqa: BLE001 - a failing node is a result to show, not a crash
+            error = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"[:500]
+        self._snapshot = None
+        if before is None and not task_records and error is None:
+            return StepOutcome(record=None, status=self.status(), next=tuple(self.snapshot().next))
+
+        interrupted = any(t.status == "interrupted" for t in task_records)
+        failed = error is not None or any(t.status == "failed" for t in task_records)
+        from_id = cursor or (before or {}).get("config", {}).get("configurable", {}).get("checkpoint_id")
+        completed = after is not None and not failed and not interrupted
+        if payload is not None and not isinstance(payload, Command):
+            task_records.insert(0, TaskRecord(task_id="input", node=INPUT_NODE, started_at=started,
+                                              duration_ms=0.0, update=state_to_jsonable(payload)))
+            from_id = None
+        record = StepRecord(
+            step_key=uuid.uuid4().hex, thread_id=self.thread_id,
+            step=int((after or before or {}).get("metadata", {}).get("step", 0)) if completed
+            else int((before or {}).get("metadata", {}).get("step", -1)) + 1,
+            status="completed" if completed else ("failed" if failed else "interrupted"),
+            started_at=started, duration_ms=(time.perf_counter() - t0) * 1000,
+            parent_checkpoint_id=from_id,
+            checkpoint_id=after["config"]["configurable"]["checkpoint_id"] if completed else None,
+            changes=diff_values(state_to_jsonable(before["values"]) if before and from_id else {},
+                                state_to_jsonable(after["values"])) if completed else {},
+            tasks=task_records, error=error or next((t.error for t in task_records if t.error), None),
+            counters=self._counter_values(after["values"]) if completed else {})
+        self.studio.runs.save_step(record)
+        status = self.status()
+        updates: dict[str, Any] = {"status": status}
+        if completed and cursor:
+            updates["cursor_checkpoint_id"] = None
+        self.studio.runs.update_thread(self.thread_id, **updates)
+        self._snapshot = None
+        return StepOutcome(record=record, status=self.status(), next=tuple(self.snapshot().next), error=record.error)
+
+    def _task_record(self, namespace: tuple[str, ...], data: dict[str, Any],
+                     open_tasks: dict[str, tuple[float, float]]) -> TaskRecord:
+        started, t0 = open_tasks.pop(data["id"], (time.time(), time.perf_counter()))
+        err = data.get("error")
+        status = "failed" if err else ("interrupted" if data.get("interrupts") else "completed")
+        return TaskRecord(
+            task_id=data["id"], node=data["name"], started_at=started,
+            duration_ms=(time.perf_counter() - t0) * 1000, status=status, update=to_jsonable(data.get("result")),
+            error=f"{type(err).__name__}: {err}"[:500] if err else None, namespace="|".join(namespace),
+            model_calls=[c.to_dict() for c in self.gateway.ledger.pop(data["id"])])

@@ -1,0 +1,169 @@
+"""Stepwise settings: defaults, a local settings file, environment variables and secrets, in that order."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+PROVIDERS = ("offline", "openai", "ollama")
+DEFAULT_MODELS = {"offline": "offline-engine", "openai": "gpt-4o-mini", "ollama": "llama3.1"}
+DEFAULT_BASE_URLS = {"offline": "", "openai": "https://api.openai.com/v1", "ollama": "http://127.0.0.1:11434"}
+
+# Environment variable for each non-secret field; the API key is handled apart (see _secret_api_key).
+ENV_VARS = {
+    "provider": "STEPWISE_PROVIDER",
+    "model": "STEPWISE_MODEL",
+    "base_url": "STEPWISE_BASE_URL",
+    "data_dir": "STEPWISE_DATA_DIR",
+    "timeout_s": "STEPWISE_TIMEOUT",
+    "max_retries": "STEPWISE_MAX_RETRIES",
+    "backoff_s": "STEPWISE_BACKOFF",
+    "fallback_to_offline": "STEPWISE_FALLBACK_TO_OFFLINE",
+    "structured_method": "STEPWISE_STRUCTURED_METHOD",
+    "checkpoint_url": "STEPWISE_CHECKPOINT_URL",
+    "db_url": "STEPWISE_DB_URL",
+}
+SETTINGS_FILE_ENV = "STEPWISE_SETTINGS_FILE"
+API_KEY_ENV_VARS = ("STEPWISE_API_KEY", "OPENAI_API_KEY")
+
+
+class SettingsError(ValueError):
+    """A setting has a value Stepwise cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    provider: str = "offline"
+    model: str = ""
+    base_url: str = ""
+    # Never logged, never written to a file or to graph state: repr and to_public() leave it out.
+    api_key: str = field(default="", repr=False)
+    data_dir: str = "data"
+    timeout_s: float = 60.0
+    max_retries: int = 2
+    backoff_s: float = 0.5
+    fallback_to_offline: bool = True
+    structured_method: str = "function_calling"
+    checkpoint_url: str = ""
+    db_url: str = ""
+
+    def __post_init__(self) -> None:
+        if self.provider not in PROVIDERS:
+            raise SettingsError(f"unknown provider {self.provider!r}; choose one of {', '.join(PROVIDERS)}")
+        if self.timeout_s <= 0:
+            raise SettingsError("timeout must be a positive number of seconds")
+        if self.max_retries < 0:
+            raise SettingsError("max_retries cannot be negative")
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir).expanduser()
+
+    @property
+    def effective_model(self) -> str:
+        return self.model or DEFAULT_MODELS[self.provider]
+
+    @property
+    def effective_base_url(self) -> str:
+        return self.base_url or DEFAULT_BASE_URLS[self.provider]
+
+    @property
+    def effective_checkpoint_url(self) -> str:
+        return self.checkpoint_url or f"sqlite:///{(self.data_path / 'checkpoints.sqlite').as_posix()}"
+
+    @property
+    def effective_db_url(self) -> str:
+        return self.db_url or f"sqlite:///{(self.data_path / 'stepwise.sqlite').as_posix()}"
+
+    @property
+    def provider_label(self) -> str:
+        return "offline engine" if self.provider == "offline" else f"{self.provider} · {self.effective_model}"
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        clean = {k: v for k, v in overrides.items() if v is not None and v != ""}
+        return replace(self, **clean)
+
+    def to_public(self) -> dict[str, Any]:
+        """Everything but the API key: what may be shown, saved or written to a report."""
+        data = asdict(self)
+        data.pop("api_key")
+        data["api_key_set"] = bool(self.api_key)
+        return data
+
+
+def _coerce(name: str, raw: Any) -> Any:
+    kind = {f.name: f.type for f in fields(Settings)}[name]
+    try:
+        if kind == "bool":
+            return raw if isinstance(raw, bool) else str(raw).strip().lower() in ("1", "true", "yes", "on")
+        if kind == "int":
+            return int(raw)
+        if kind == "float":
+            return float(raw)
+    except (TypeError, ValueError) as exc:
+        raise SettingsError(f"setting {name} must be a {kind}, got {raw!r}") from exc
+    return str(raw)
+
+
+def settings_file_path() -> Path:
+    return Path(os.environ.get(SETTINGS_FILE_ENV, ".stepwise/settings.json")).expanduser()
+
+
+def read_settings_file(path: Path | None = None) -> dict[str, Any]:
+    path = path or settings_file_path()
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SettingsError(f"settings file {path} is not valid JSON: {exc}") from exc
+    known = {f.name for f in fields(Settings)} - {"api_key"}
+    return {k: v for k, v in data.items() if k in known} if isinstance(data, dict) else {}
+
+
+def save_settings_file(settings: Settings, path: Path | None = None) -> Path:
+    """Write the non-secret settings; the API key never goes to disk from here."""
+    path = path or settings_file_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = settings.to_public()
+    data.pop("api_key_set")
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def env_overrides() -> dict[str, str]:
+    """The settings an environment variable fixes, by field name."""
+    return {name: os.environ[var] for name, var in ENV_VARS.items() if os.environ.get(var)}
+
+
+def _secret_api_key() -> str:
+    for var in API_KEY_ENV_VARS:
+        if os.environ.get(var):
+            return os.environ[var]
+    for path in (Path(".streamlit/secrets.toml"), Path.home() / ".streamlit/secrets.toml"):
+        if not path.exists():
+            continue
+        try:
+            secrets = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        section = secrets.get("stepwise", {}) if isinstance(secrets.get("stepwise"), dict) else {}
+        for value in (section.get("api_key"), secrets.get("STEPWISE_API_KEY"), secrets.get("OPENAI_API_KEY")):
+            if value:
+                return str(value)
+    return ""
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Defaults < settings file < environment < explicit overrides (CLI flags, the settings page)."""
+    values: dict[str, Any] = {}
+    values.update(read_settings_file())
+    values.update(env_overrides())
+    values.update({k: v for k, v in overrides.items() if v is not None and v != ""})
+    api_key = values.pop("api_key", "") or _secret_api_key()
+    typed = {name: _coerce(name, raw) for name, raw in values.items()}
+    return Settings(api_key=api_key, **typed)

@@ -1,0 +1,71 @@
+"""The stores and compiled graphs that sessions share, and the factory that opens sessions on them."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from langgraph.graph.state import CompiledStateGraph
+
+from pipelines.core.jsonable import to_jsonable
+from pipelines.core.checkpoints import CheckpointStore, open_checkpointer
+from pipelines.core.models import ModelGateway
+from pipelines.core.registry import InvalidInput, PipelineSpec
+from pipelines.core.runstore import RunStore
+from pipelines.core.session import Session
+from pipelines.core.settings import Settings
+
+
+class Studio:
+    """One checkpointer and one run database, shared by every session of every workflow."""
+
+    def __init__(self, checkpoints: CheckpointStore, runs: RunStore) -> None:
+        self.checkpoints = checkpoints
+        self.runs = runs
+        self._compiled: dict[str, CompiledStateGraph] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Studio:
+        settings.data_path.mkdir(parents=True, exist_ok=True)
+        return cls(open_checkpointer(settings.effective_checkpoint_url), RunStore(settings.effective_db_url))
+
+    @classmethod
+    def in_memory(cls, db_url: str = "sqlite://") -> Studio:
+        return cls(open_checkpointer("memory"), RunStore(db_url))
+
+    def compiled(self, spec: PipelineSpec) -> CompiledStateGraph:
+        """Compile each workflow once; the graph is stateless, so all its sessions share it."""
+        with self._lock:
+            if spec.id not in self._compiled:
+                self._compiled[spec.id] = spec.build().compile(checkpointer=self.checkpoints.saver, name=spec.id)
+            return self._compiled[spec.id]
+
+    def new_session(self, spec: PipelineSpec, raw_input: Mapping[str, Any], settings: Settings, *,
+                    scenario: str | None = None, title: str | None = None, breakpoints: Iterable[str] = (),
+                    gateway: ModelGateway | None = None, thread_id: str | None = None) -> Session:
+        """Validate the input, create the thread and write the input as its first step."""
+        thread_id = thread_id or uuid.uuid4().hex
+        initial = spec.make_input(raw_input, thread_id)  # raises InvalidInput before anything is stored
+        if self.runs.get_thread(thread_id) is not None:
+            raise InvalidInput(f"thread {thread_id} already exists")
+        self.runs.create_thread(thread_id, spec.id, scenario, title or scenario or spec.title,
+                                settings.provider_label, raw_input=to_jsonable(dict(raw_input)))
+        session = Session(self, spec, thread_id, settings, breakpoints=breakpoints, gateway=gateway)
+        session.start(initial)
+        return session
+
+    def open_session(self, spec: PipelineSpec, thread_id: str, settings: Settings, *,
+                     breakpoints: Iterable[str] = (), gateway: ModelGateway | None = None) -> Session:
+        info = self.runs.get_thread(thread_id)
+        if info is None:
+            raise InvalidInput(f"no run with thread id {thread_id}")
+        if info.pipeline != spec.id:
+            raise InvalidInput(f"thread {thread_id} belongs to {info.pipeline}, not {spec.id}")
+        return Session(self, spec, thread_id, settings, breakpoints=breakpoints, gateway=gateway)
+
+    def close(self) -> None:
+        self.checkpoints.close()
+        self.runs.dispose()

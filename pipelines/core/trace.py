@@ -1,0 +1,153 @@
+"""Step records, per-step state diffs and the field-evolution matrix (fields x steps)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+ChangeKind = Literal["set", "changed", "appended", "removed"]
+CellKind = Literal["set", "changed", "appended", "removed", "unchanged", "absent"]
+StepStatus = Literal["completed", "interrupted", "failed"]
+
+INPUT_NODE = "__input__"
+
+
+@dataclass
+class TaskRecord:
+    """One executed task (one node run) inside a super-step."""
+
+    task_id: str
+    node: str
+    started_at: float
+    duration_ms: float
+    status: Literal["completed", "interrupted", "failed"] = "completed"
+    update: Any = None
+    error: str | None = None
+    namespace: str = ""
+    model_calls: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def input_tokens(self) -> int:
+        return sum(int(c.get("input_tokens") or 0) for c in self.model_calls)
+
+    @property
+    def output_tokens(self) -> int:
+        return sum(int(c.get("output_tokens") or 0) for c in self.model_calls)
+
+
+@dataclass
+class StepRecord:
+    """One super-step of a thread: the tasks it ran and what it changed in the state."""
+
+    step_key: str
+    thread_id: str
+    step: int
+    status: StepStatus
+    started_at: float
+    duration_ms: float
+    parent_checkpoint_id: str | None
+    checkpoint_id: str | None
+    changes: dict[str, ChangeKind] = field(default_factory=dict)
+    tasks: list[TaskRecord] = field(default_factory=list)
+    error: str | None = None
+    counters: dict[str, int] = field(default_factory=dict)  # the workflow's loop counters after this step
+
+    @property
+    def nodes(self) -> list[str]:
+        """The nodes of the step, sorted (tasks keep their completion order)."""
+        root = [t.node for t in self.tasks if not t.namespace]
+        return sorted(set(root or [t.node for t in self.tasks]))
+
+    @property
+    def label(self) -> str:
+        names = ["input" if n == INPUT_NODE else n for n in self.nodes]
+        return f"{self.step} " + "+".join(names or ["?"])
+
+    @property
+    def model_calls(self) -> int:
+        return sum(len(t.model_calls) for t in self.tasks)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["nodes"] = self.nodes
+        return data
+
+
+def _is_empty(value: Any) -> bool:
+    return value is None
+
+
+def diff_values(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, ChangeKind]:
+    """Classify each field that differs between two JSON states.
+
+    A list that grew by keeping its old items as a prefix is `appended` (what a reducer such as
+    operator.add does); None counts as absent, so None -> value is `set` and value -> None `removed`.
+    """
+    changes: dict[str, ChangeKind] = {}
+    for key in list(before) + [k for k in after if k not in before]:
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        if _is_empty(old):
+            changes[key] = "set"
+        elif _is_empty(new):
+            changes[key] = "removed"
+        elif isinstance(old, list) and isinstance(new, list) and len(new) > len(old) and new[: len(old)] == old:
+            changes[key] = "appended"
+        else:
+            changes[key] = "changed"
+    return changes
+
+
+@dataclass
+class EvolutionMatrix:
+    fields: list[str]
+    steps: list[str]
+    cells: list[list[CellKind]]  # cells[field_index][step_index]
+
+    def cell(self, field_name: str, step_index: int) -> CellKind:
+        return self.cells[self.fields.index(field_name)][step_index]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fields": self.fields,
+            "steps": self.steps,
+            "cells": {f: row for f, row in zip(self.fields, self.cells)},
+        }
+
+
+def evolution_matrix(steps: Sequence[StepRecord], field_order: Iterable[str] = ()) -> EvolutionMatrix:
+    """Fields x completed steps; each cell says what that step did to that field."""
+    completed = [s for s in steps if s.status == "completed"]
+    seen: list[str] = [f for f in field_order]
+    for record in completed:
+        seen.extend(f for f in record.changes if f not in seen)
+    present: set[str] = set()
+    columns: list[list[CellKind]] = []
+    for record in completed:
+        column: list[CellKind] = []
+        for name in seen:
+            kind = record.changes.get(name)
+            if kind is None:
+                column.append("unchanged" if name in present else "absent")
+                continue
+            column.append(kind)
+            if kind == "removed":
+                present.discard(name)
+            else:
+                present.add(name)
+        columns.append(column)
+    cells = [[columns[j][i] for j in range(len(columns))] for i in range(len(seen))]
+    return EvolutionMatrix(fields=seen, steps=[s.label for s in completed], cells=cells)
+
+
+def first_changed_by(steps: Sequence[StepRecord]) -> dict[str, str]:
+    """For each field, the node of the first step after the input that changed it."""
+    result: dict[str, str] = {}
+    for record in steps:
+        if record.status != "completed" or INPUT_NODE in record.nodes:
+            continue
+        for name in record.changes:
+            result.setdefault(name, "+".join(record.nodes))
+    return result

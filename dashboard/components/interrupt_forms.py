@@ -60,7 +60,8 @@ def render_interrupt_form(session: Session, pending: PendingInterrupt, sample: d
             for name, info in schema.model_fields.items():
                 default = (sample or {}).get(name, info.default if info.default is not None else "")
                 values[name] = _field_widget(name, info.annotation, default, f"{key_prefix}_{pending.id}_{name}")
-            submitted = st.form_submit_button("Submit answer and continue", type="primary")
+            submitted = st.form_submit_button("Submit answer", type="primary",
+                                              help="The node that asked runs again with your answer; then step or run on.")
         if submitted:
             return _resume(session, values)
     return False
@@ -73,5 +74,5 @@ def _resume(session: Session, value: Any) -> bool:
         st.error(str(exc))
         return False
     st.session_state[FLASH] = ("error", f"The step failed: {outcome.error}") if outcome.error else \
-        ("success", "Answer accepted; the run continued.")
+        ("success", "Answer accepted: the node that asked has run with it. Step or run on.")
     return True

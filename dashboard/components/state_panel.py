@@ -27,7 +27,7 @@ def state_frame(values: Mapping[str, Any], field_order: Sequence[str]) -> pd.Dat
     for name in ordered:
         value = data[name]
         kind = type(value).__name__ if value is not None else "None"
-        size = len(value) if isinstance(value, (list, dict, str)) else ""
+        size = len(value) if isinstance(value, (list, dict, str)) else None
         rows.append({"field": name, "type": kind, "size": size, "value": preview(value)})
     return pd.DataFrame(rows, columns=["field", "type", "size", "value"])
 

@@ -17,7 +17,7 @@ from dashboard.components.metrics_charts import (make_latency_figure, make_timel
 from dashboard.components.run_sidebar import render_run_sidebar, start_run
 from dashboard.components.state_panel import render_changes, render_state
 from dashboard.components.step_controls import render_step_controls
-from dashboard.state_keys import FLASH, THREAD_PARAM, page_key
+from dashboard.state_keys import FLASH, THREAD_PARAM
 from pipelines.core.registry import InvalidInput, PipelineSpec
 from pipelines.core.session import Session
 from pipelines.core.trace import evolution_matrix
@@ -60,7 +60,7 @@ def _sample_answer(session: Session, records) -> dict | None:
 
 
 def render_workflow_page(spec: PipelineSpec) -> None:
-    key = page_key(spec.id, "")
+    key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
     st.caption(f"{spec.summary} — seed `{spec.seed}`")
     _flash()
@@ -103,13 +103,13 @@ def render_workflow_page(spec: PipelineSpec) -> None:
 
     tabs = st.tabs(TABS)
     with tabs[0]:
-        render_state(session.values(), spec.field_order, f"{key}state_field")
+        render_state(session.values(), spec.field_order, f"{key}_state_field")
     with tabs[1]:
-        render_changes(records, f"{key}changes_step")
+        render_changes(records, f"{key}_changes_step")
     with tabs[2]:
         render_evolution(evolution_matrix(records, spec.field_order))
     with tabs[3]:
-        render_iterations(session.counters(), records, f"{key}counter_chart")
+        render_iterations(session.counters(), records, f"{key}_counter_chart")
     with tabs[4]:
         frame = task_frame(records)
         cols = st.columns(4)
@@ -118,11 +118,11 @@ def render_workflow_page(spec: PipelineSpec) -> None:
         cols[2].metric("Model calls", int(frame["calls"].sum()) if not frame.empty else 0)
         cols[3].metric("Tokens", int(frame[["input_tokens", "output_tokens"]].sum().sum()) if not frame.empty else 0)
         st.markdown("**Per-node latency**")
-        st.plotly_chart(make_latency_figure(frame), key=f"{key}latency", width="stretch")
+        st.plotly_chart(make_latency_figure(frame), key=f"{key}_latency", width="stretch")
         st.markdown("**Timeline** — parallel tasks of one super-step overlap in time")
-        st.plotly_chart(make_timeline_figure(frame), key=f"{key}timeline", width="stretch")
+        st.plotly_chart(make_timeline_figure(frame), key=f"{key}_timeline", width="stretch")
         st.markdown("**Model calls and tokens**")
-        st.plotly_chart(make_usage_figure(frame), key=f"{key}usage", width="stretch")
+        st.plotly_chart(make_usage_figure(frame), key=f"{key}_usage", width="stretch")
     with tabs[5]:
         if render_checkpoints(session, key):
             st.rerun()

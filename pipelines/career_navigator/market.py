@@ -140,7 +140,10 @@ class _Matcher:
 
     def __init__(self, aliases: tuple[str, ...]) -> None:
         self.words = tuple({normalize(a) for a in aliases if a.isascii() and normalize(a).strip()})
-        self.chars = tuple(a.lower() for a in aliases if not a.isascii() and len(a) >= 2)
+        chars = [a.lower() for a in aliases if not a.isascii() and len(a) >= 2]
+        # "我想做数据分析" names the work of a 数据分析师: match role names without their 师/员 suffix too.
+        chars += [a[:-1] for a in chars if len(a) >= 4 and a.endswith(("师", "员"))]
+        self.chars = tuple(dict.fromkeys(chars))
 
     def best(self, words: str, lowered: str) -> int:
         """Length of the longest alias found (0 when none): the most specific mention wins."""

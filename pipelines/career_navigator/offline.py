@@ -19,7 +19,7 @@ _TIMEFRAME = re.compile(r"(\d+|[一二两三四五六七八九十半]+)\s*(个�
 _MOTIVE = re.compile(r"因为|热爱|兴趣|喜欢|热情|because|passion|love|enjoy|interested in", re.IGNORECASE)
 _SLOWER = re.compile(r"太快|太紧|压力太大|慢一点|放慢|更多时间|时间不够|too fast|too tight|slower|more time|overwhelm",
                      re.IGNORECASE)
-_FASTER = re.compile(r"太慢|更快|加快|尽快|缩短|too slow|faster|sooner|speed up|quicker|shorter", re.IGNORECASE)
+_FASTER = re.compile(r"太慢|更快|加快|尽快|缩短|too slow|faster|sooner|speed\b.{0,12}\bup|quicker|shorter|hurry", re.IGNORECASE)
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
             "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5,
             "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -66,10 +66,15 @@ def profile_text(profile: Mapping[str, Any], request: str = "") -> str:
     return " \n".join(p for p in parts if p)
 
 
-def best_fit_role(have: set[str], exclude: set[str], market: MarketDataProvider) -> Role | None:
-    """The role whose required skills the client covers best (ties: higher demand), for clients who name none."""
+def best_fit_role(wanted: set[str], have: set[str], exclude: set[str], market: MarketDataProvider) -> Role | None:
+    """For clients who name no role: the role that uses most of the skills their goal mentions ("get into
+    machine learning"), then the one whose requirements they already cover best, then the higher demand."""
+    def uses(role: Role) -> set[str]:
+        return set(role.required_skills) | set(role.nice_to_have) | {s for sp in role.specializations for s in sp.extra_skills}
+
     ranked = sorted((r for r in market.roles() if r.id not in exclude),
-                    key=lambda r: (-len(have & set(r.required_skills)) / len(r.required_skills), -r.demand_index, r.id))
+                    key=lambda r: (-len(wanted & uses(r)), -len(wanted & set(r.required_skills)),
+                                   -len(have & set(r.required_skills)) / len(r.required_skills), -r.demand_index, r.id))
     return ranked[0] if ranked else None
 
 
@@ -85,7 +90,8 @@ def read_profile(profile: Mapping[str, Any], market: MarketDataProvider, request
     transferable = [s for s in (current.required_skills if current else ()) if s not in listed]
     target_named = target is not None
     if target is None:
-        target = best_fit_role(set(listed) | set(transferable), {current.id} if current else set(), market)
+        wanted = set(market.skills_in(f"{profile.get('career_goals') or ''} \n{request}"))
+        target = best_fit_role(wanted, set(listed) | set(transferable), {current.id} if current else set(), market)
     lang = detect_language(str(profile.get("career_goals") or ""), str(profile.get("current_position") or ""),
                            request, " ".join(str(s) for s in profile.get("skills") or []))
     return ProfileFacts(lang=lang, target=target, current=current, skills=listed, transferable=transferable,
@@ -95,6 +101,13 @@ def read_profile(profile: Mapping[str, Any], market: MarketDataProvider, request
 
 def skill_names(ids: Sequence[str], market: MarketDataProvider, lang: str) -> list[str]:
     return [s.name(lang) for s in (market.skill(i) for i in ids) if s]
+
+
+def resources_for(skill_id: str, market: MarketDataProvider, lang: str) -> list[dict[str, str]]:
+    """Learning resources a client can use: own language first; English clients get no Chinese-only titles."""
+    skill = market.skill(skill_id)
+    pool = [r for r in skill.resources if lang == "zh" or r.get("lang") != "zh"] if skill else []
+    return sorted(pool, key=lambda r: r.get("lang") != lang)
 
 
 def requirements(facts: ProfileFacts) -> tuple[list[str], list[Segment]]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipelines.career_navigator.market import MarketDataProvider
-from pipelines.career_navigator.offline import read_profile, requirements, salary_band, skill_names
+from pipelines.career_navigator.offline import read_profile, requirements, resources_for, skill_names
 from pipelines.career_navigator.offline_text import SAY
 from pipelines.career_navigator.plan_text import PLAN
 from pipelines.career_navigator.schemas import (CareerGoal, CareerGoals, CareerMatch, FinalPlan, IntegratedReport,
@@ -54,8 +54,7 @@ def integrate_report(profile: Mapping[str, Any], insight: Mapping[str, Any], ind
     recommendations = []
     for skill_id in gaps[:4]:
         skill = market.skill(skill_id)
-        resource = next((r["title"] for r in skill.resources if r.get("lang") == lang), None) or \
-            next((r["title"] for r in skill.resources), None)
+        resource = next((r["title"] for r in resources_for(skill_id, market, lang)), None)
         recommendations.append(SAY("report.rec.skill", lang, skill=skill.name(lang), resource=resource) if resource
                                else SAY("report.rec.skill_plain", lang, skill=skill.name(lang)))
     topic = specs[0].name(lang) if specs else role
@@ -106,7 +105,7 @@ def decompose_goals(profile: Mapping[str, Any], direction: str, focus: Sequence[
     short = []
     for skill_id in gaps[:3]:
         skill = market.skill(skill_id)
-        resource = next((r["title"] for r in sorted(skill.resources, key=lambda r: r.get("lang") != lang)), "")
+        resource = next((r["title"] for r in resources_for(skill_id, market, lang)), "")
         short.append(CareerGoal(title=PLAN("goal.short.title", lang, skill=skill.name(lang)),
                                 description=PLAN("goal.short.desc", lang, skill=skill.name(lang), role=role),
                                 timeframe=_timeframe("short", pace, lang),
@@ -156,8 +155,7 @@ def build_schedule(profile: Mapping[str, Any], goals: Mapping[str, Any], focus: 
     for skill_id, weeks in blocks:
         skill = market.skill(skill_id)
         name = skill.name(lang)
-        resource = next((r["title"] for r in skill.resources if r.get("lang") == lang), None) or \
-            next((r["title"] for r in skill.resources), name)
+        resource = next((r["title"] for r in resources_for(skill_id, market, lang)), name)
         for offset in range(weeks):
             phase = "learn" if offset == 0 else ("practice" if offset < weeks - 1 or weeks == 2 else "apply")
             items.append(ScheduleItem(week=week + offset, title=PLAN("week.title", lang, week=week + offset, skill=name),
@@ -173,9 +171,8 @@ def build_schedule(profile: Mapping[str, Any], goals: Mapping[str, Any], focus: 
         week += 1
     resources = []
     for skill_id in gaps:
-        own_language_first = sorted(market.skill(skill_id).resources, key=lambda r: r.get("lang") != lang)
         resources += [PLAN("resource", lang, title=r["title"], kind=PLAN(f"kind.{r['kind']}", lang))
-                      for r in own_language_first[:2]]
+                      for r in resources_for(skill_id, market, lang)[:2]]
     overview = PLAN("overview", lang, weeks=total, hours=hours, skills=join_items(skill_names(gaps, market, lang), lang),
                     topic=topic, pace=PLAN(f"pace.{pace}", lang))
     if profile.get("constraints"):

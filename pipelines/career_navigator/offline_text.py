@@ -69,7 +69,8 @@ SAY = Phrasebook({
     # job analyzer
     "career.summary": ("{role}：{role_summary} 需求指数{demand}/100，薪资约{salary}。与您的匹配度{score}。",
                        "{role}: {role_summary} Demand index {demand}/100; pay about {salary}. Your match: {score}."),
-    "career.suggested": ("您尚未指明目标岗位，按技能匹配度推荐最接近的方向：", "You named no target role; by skill fit the closest is"),
+    "career.suggested": ("您尚未指明目标岗位，根据您目标中提到的领域和已有技能，最接近的方向是：",
+                         "You named no target role; judging by the field your goal mentions and your skills, the closest is"),
     "career.demand": ("需求指数{demand}/100，招聘趋势{trend}", "demand index {demand}/100, openings {trend}"),
     "level.junior": ("初级", "junior"),
     "level.mid": ("中级", "mid-level"),

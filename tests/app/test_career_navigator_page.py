@@ -1,0 +1,104 @@
+"""The CareerNavigator page in AppTest: start, step, answer feedback, finish, reload, rewind, bad input."""
+
+import json
+
+from tests.app.conftest import no_errors
+
+KEY = "career_navigator"
+
+
+def texts(app):
+    return " ".join(m.value for m in [*app.markdown, *app.caption, *app.info, *app.success, *app.warning, *app.error])
+
+
+def start(page):
+    app = page("career_navigator")
+    no_errors(app)
+    app.sidebar.button(key=f"{KEY}__start").click().run()
+    no_errors(app)
+    return app
+
+
+def feedback_box(app):
+    return next(t for t in app.text_area if t.key.endswith("_feedback_text"))
+
+
+def answer(app, level, text):
+    next(r for r in app.radio if r.key.endswith("_satisfaction_level")).set_value(level)
+    feedback_box(app).input(text)
+    next(b for b in app.button if b.key.startswith("FormSubmitter")).click().run()
+    no_errors(app)
+
+
+def test_page_before_a_run_explains_what_to_do_and_draws_the_graph(page):
+    app = page("career_navigator")
+    no_errors(app)
+    assert "Start run" in texts(app) and app.title[0].value == "CareerNavigator"
+    assert app.sidebar.selectbox(key=f"{KEY}__scenario").value == "seed_example"
+    assert len(app.get("graphviz_chart")) == 1
+
+
+def test_start_step_answer_and_finish(page):
+    app = start(page)
+    thread = app.query_params["thread"]
+    assert thread and "Started run" in texts(app)
+    app.button(key=f"{KEY}_step").click().run()
+    no_errors(app)
+    assert "next: `planner`" in texts(app)
+    app.button(key=f"{KEY}_run_interrupt").click().run()
+    assert "Feedback on the integrated report" in texts(app)
+    answer(app, "dissatisfied", "我希望重点关注大模型和多智能体方向的AI产品经理岗位")
+    assert "next: `supervisor`" in texts(app)
+    assert "iteration_count 1/3" in app.get("graphviz_chart")[0].proto.spec  # the loop edge shows its counter
+    app.button(key=f"{KEY}_run_end").click().run()
+    answer(app, "satisfied", "可以了")
+    app.button(key=f"{KEY}_run_end").click().run()
+    answer(app, "very_satisfied", "计划可行")
+    assert "completed" in texts(app)
+    report = " ".join(m.value for m in app.markdown)
+    assert "职业规划报告" in report and "行动计划" in report and "大模型" in report
+
+
+def test_reload_returns_to_the_same_run(page):
+    app = start(page)
+    app.button(key=f"{KEY}_run_interrupt").click().run()
+    thread = app.query_params["thread"]
+    again = page("career_navigator", thread=thread)
+    no_errors(again)
+    assert thread in texts(again) and "waiting for your answer" in texts(again)
+    assert again.sidebar.selectbox(key=f"{KEY}__run_picker").value == thread
+
+
+def test_invalid_input_json_is_explained_and_nothing_starts(page):
+    app = page("career_navigator")
+    editor = app.sidebar.text_area(key=f"{KEY}__input_seed_example")
+    editor.input("{not json").run()
+    app.sidebar.button(key=f"{KEY}__start").click().run()
+    assert "not valid JSON" in " ".join(e.value for e in app.error)
+    editor.input(json.dumps({"user_profile": {"age": 3}})).run()
+    app.sidebar.button(key=f"{KEY}__start").click().run()
+    assert "user_profile.age" in " ".join(e.value for e in app.error)
+    assert "thread" not in app.query_params
+
+
+def test_an_invalid_answer_is_refused_with_a_message(page):
+    app = start(page)
+    app.button(key=f"{KEY}_run_interrupt").click().run()
+    feedback_box(app).input("x" * 5000)
+    next(b for b in app.button if b.key.startswith("FormSubmitter")).click().run()
+    assert "invalid answer" in " ".join(e.value for e in app.error)
+    assert "waiting for your answer" in texts(app)
+
+
+def test_rewind_from_the_checkpoints_tab(page):
+    app = start(page)
+    for _ in range(3):
+        app.button(key=f"{KEY}_step").click().run()
+    picker = app.selectbox(key=f"{KEY}_checkpoint")
+    target = next(o for o in picker.options if "after coordinator" in o)
+    picker.select(target).run()
+    app.button(key=f"{KEY}_rewind").click().run()
+    no_errors(app)
+    assert "Rewound" in texts(app) and "next: `planner`" in texts(app)
+    app.button(key=f"{KEY}_step").click().run()
+    assert "next: `supervisor`" in texts(app)

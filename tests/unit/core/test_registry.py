@@ -1,0 +1,23 @@
+"""The catalog of workflows, specs and scenarios."""
+
+import pytest
+
+from pipelines.core.registry import CATALOG, InvalidInput, available_specs, get_spec
+
+
+def test_catalog_lists_the_five_seed_workflows_and_only_built_ones_have_specs():
+    assert [e.id for e in CATALOG] == ["career_navigator", "flink_diagnosis", "recruiter", "ican", "deep_research"]
+    assert [s.id for s in available_specs()] == ["career_navigator"]
+    with pytest.raises(InvalidInput, match="not built yet"):
+        get_spec("recruiter")
+    with pytest.raises(InvalidInput, match="unknown pipeline 'nope'"):
+        get_spec("nope")
+
+
+def test_scenarios_load_in_their_order_with_answers():
+    spec = get_spec("career_navigator")
+    names = [s.name for s in spec.scenarios()]
+    assert names[0] == "seed_example" and len(names) >= 4
+    assert spec.scenario("seed_example").answers[0]["satisfaction_level"] == "dissatisfied"
+    with pytest.raises(InvalidInput, match="no scenario 'missing'"):
+        spec.scenario("missing")

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (JSON, Column, Float, Integer, MetaData, String, Table, Text, create_engine, delete,
+from sqlalchemy import (JSON, Column, bindparam, Float, Integer, MetaData, String, Table, Text, create_engine, delete,
                         event, insert, select, update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from pipelines.core.jsonable import to_jsonable
 from pipelines.core.trace import StepRecord, TaskRecord
 
 
@@ -72,6 +74,18 @@ tasks = Table(
 )
 
 
+def _dumps(value: Any) -> str:
+    """JSON for the JSON columns: task updates go in as the graph wrote them; only objects JSON does not
+    know (messages, pydantic models, dates) are converted, by the default hook."""
+    return json.dumps(value, ensure_ascii=False, default=to_jsonable)
+
+
+_INSERT_STEP = insert(steps)
+_INSERT_TASK = insert(tasks)
+_UPDATE_THREAD = (update(threads).where(threads.c.thread_id == bindparam("tid"))
+                  .values(status=bindparam("status"), updated_at=bindparam("updated_at")))
+
+
 @dataclass
 class ThreadInfo:
     thread_id: str
@@ -103,10 +117,10 @@ class RunStore:
                 Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
             if url in ("sqlite://", "sqlite:///:memory:"):
                 # One shared connection, or each thread would see its own empty in-memory database.
-                self.engine: Engine = create_engine(url, poolclass=StaticPool,
+                self.engine: Engine = create_engine(url, poolclass=StaticPool, json_serializer=_dumps,
                                                     connect_args={"check_same_thread": False})
             else:
-                self.engine = create_engine(url, pool_pre_ping=True)
+                self.engine = create_engine(url, pool_pre_ping=True, json_serializer=_dumps)
             if self.engine.dialect.name == "sqlite":
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             metadata.create_all(self.engine)
@@ -149,15 +163,23 @@ class RunStore:
                 conn.execute(delete(table).where(table.c.thread_id == thread_id))
 
     # step records ------------------------------------------------------------------------------
-    def save_step(self, record: StepRecord) -> None:
+    def save_step(self, record: StepRecord, thread_updates: dict[str, Any] | None = None) -> None:
+        """Store a step and its tasks, and update its thread, in one transaction (on every step: the
+        statements are built once and only their parameters change)."""
         with self.engine.begin() as conn:
-            conn.execute(insert(steps).values(
-                step_key=record.step_key, thread_id=record.thread_id, step=record.step, status=record.status,
-                started_at=record.started_at, duration_ms=record.duration_ms,
-                parent_checkpoint_id=record.parent_checkpoint_id, checkpoint_id=record.checkpoint_id,
-                changes=record.changes, counters=record.counters, error=record.error))
+            if thread_updates:
+                conn.execute(_UPDATE_THREAD, {"tid": record.thread_id, "status": thread_updates.get("status"),
+                                              "updated_at": time.time()})
+                if "cursor_checkpoint_id" in thread_updates:
+                    conn.execute(update(threads).where(threads.c.thread_id == record.thread_id)
+                                 .values(cursor_checkpoint_id=thread_updates["cursor_checkpoint_id"]))
+            conn.execute(_INSERT_STEP, {
+                "step_key": record.step_key, "thread_id": record.thread_id, "step": record.step,
+                "status": record.status, "started_at": record.started_at, "duration_ms": record.duration_ms,
+                "parent_checkpoint_id": record.parent_checkpoint_id, "checkpoint_id": record.checkpoint_id,
+                "changes": record.changes, "counters": record.counters, "error": record.error})
             if record.tasks:
-                conn.execute(insert(tasks), [{
+                conn.execute(_INSERT_TASK, [{
                     "step_key": record.step_key, "thread_id": record.thread_id, "task_id": t.task_id,
                     "node": t.node, "namespace": t.namespace, "status": t.status, "started_at": t.started_at,
                     "duration_ms": t.duration_ms, "model_calls": t.model_calls, "calls": len(t.model_calls),

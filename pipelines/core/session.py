@@ -6,13 +6,12 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.types import Command, StateSnapshot
 from pydantic import ValidationError
 
-from pipelines.core.jsonable import state_to_jsonable, to_jsonable
 from pipelines.core.models import ModelGateway
 from pipelines.core.registry import InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.settings import Settings
@@ -76,16 +75,20 @@ class Session:
         self.gateway = gateway or ModelGateway(settings)
         self.context = spec.make_context(RuntimeDeps(settings=settings, gateway=self.gateway))
         self._snapshot: StateSnapshot | None = None
+        self._thread = studio.runs.get_thread(thread_id)  # read once; this session keeps it current
 
     # reading -----------------------------------------------------------------------------------
     @property
     def thread(self):
-        return self.studio.runs.get_thread(self.thread_id)
+        return self._thread
 
     @property
     def cursor(self) -> str | None:
-        info = self.thread
-        return info.cursor_checkpoint_id if info else None
+        return self._thread.cursor_checkpoint_id if self._thread else None
+
+    def _update_thread(self, **values: Any) -> None:
+        self.studio.runs.update_thread(self.thread_id, **values)
+        self._thread = self.studio.runs.get_thread(self.thread_id)
 
     def _config(self, checkpoint_id: str | None = None) -> dict[str, Any]:
         configurable: dict[str, Any] = {"thread_id": self.thread_id}
@@ -183,8 +186,7 @@ class Session:
         if not snap.config or snap.created_at is None:
             raise InvalidInput(f"no checkpoint {checkpoint_id} in thread {self.thread_id}")
         latest = self.graph.get_state(self._config()).config["configurable"]["checkpoint_id"]
-        self.studio.runs.update_thread(self.thread_id, cursor_checkpoint_id=None if checkpoint_id == latest
-                                       else checkpoint_id)
+        self._update_thread(cursor_checkpoint_id=None if checkpoint_id == latest else checkpoint_id)
         self._snapshot = None
 
     def edit_state(self, values: Mapping[str, Any], as_node: str | None = None) -> StepOutcome:
@@ -193,16 +195,16 @@ class Session:
         from_id = self.head_checkpoint_id()
         started = time.time()
         new_config = self.graph.update_state(self._config(self.cursor), dict(values), as_node=as_node)
-        self.studio.runs.update_thread(self.thread_id, cursor_checkpoint_id=None)
+        self._update_thread(cursor_checkpoint_id=None)
         self._snapshot = None
         after = self.snapshot()
         record = StepRecord(
             step_key=uuid.uuid4().hex, thread_id=self.thread_id, step=int(after.metadata.get("step", 0)),
             status="completed", started_at=started, duration_ms=0.0, parent_checkpoint_id=from_id,
             checkpoint_id=new_config["configurable"]["checkpoint_id"],
-            changes=diff_values(state_to_jsonable(before.values), state_to_jsonable(after.values)),
+            changes=diff_values(before.values, after.values),
             tasks=[TaskRecord(task_id="edit", node=f"edit:{as_node or 'state'}", started_at=started,
-                              duration_ms=0.0, update=to_jsonable(dict(values)))],
+                              duration_ms=0.0, update=dict(values))],
             counters=self._counter_values(after.values))
         self.studio.runs.save_step(record)
         return StepOutcome(record=record, status=self.status(), next=tuple(after.next))
@@ -239,59 +241,66 @@ class Session:
     def _counter_values(self, values: Mapping[str, Any]) -> dict[str, int]:
         return {c.field: c.value(values) for c in self.spec.counters}
 
+    def _checkpoint_id(self, snap: StateSnapshot) -> str | None:
+        return (snap.config or {}).get("configurable", {}).get("checkpoint_id")
+
     def _execute(self, payload: Any) -> StepOutcome:
+        """Run one super-step and record it. The state before is the snapshot this session already holds
+        (read once if not), the state after one get_state: no per-checkpoint stream events are needed."""
         cursor = self.cursor
+        is_input = payload is not None and not isinstance(payload, Command)
+        before = None if is_input else self.snapshot()
         started, t0 = time.time(), time.perf_counter()
-        before: dict[str, Any] | None = None
-        after: dict[str, Any] | None = None
         open_tasks: dict[str, tuple[float, float]] = {}
         task_records: list[TaskRecord] = []
         error: str | None = None
         try:
-            for namespace, mode, data in self.graph.stream(
-                    payload, self._config(cursor), context=self.context, stream_mode=["tasks", "checkpoints"],
-                    interrupt_before="*", subgraphs=True):
-                if mode == "checkpoints":
-                    if not namespace:
-                        before, after = (data, None) if before is None else (before, data)
-                elif "result" not in data:
+            # One super-step per call, so "exit" durability writes the same checkpoint as "async" without a
+            # background writer thread; subgraph events are only asked for when the graph has subgraphs.
+            for event in self.graph.stream(payload, self._config(cursor), context=self.context, stream_mode="tasks",
+                                           interrupt_before="*", subgraphs=self.studio.has_subgraphs(self.spec),
+                                           durability="exit"):
+                namespace, data = event if isinstance(event, tuple) else ((), event)
+                if "result" not in data:
                     open_tasks[data["id"]] = (time.time(), time.perf_counter())
                 else:
                     task_records.append(self._task_record(namespace, data, open_tasks))
         except Exception as exc:  # noqa: BLE001 - a failing node is a result to show, not a crash
             error = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"[:500]
+        duration_ms = (time.perf_counter() - t0) * 1000
         self._snapshot = None
-        if before is None and not task_records and error is None:
-            return StepOutcome(record=None, status=self.status(), next=tuple(self.snapshot().next))
+        if cursor and error is None:
+            self._thread = replace(self._thread, cursor_checkpoint_id=None)  # a step from the cursor forks
+        after = self.snapshot()
+        from_id = None if is_input else (cursor or self._checkpoint_id(before))
+        after_id = self._checkpoint_id(after)
+        if not task_records and error is None and after_id == from_id:
+            return StepOutcome(record=None, status=self.status(), next=tuple(after.next))
 
         interrupted = any(t.status == "interrupted" for t in task_records)
         failed = error is not None or any(t.status == "failed" for t in task_records)
-        from_id = cursor or (before or {}).get("config", {}).get("configurable", {}).get("checkpoint_id")
-        completed = after is not None and not failed and not interrupted
-        if payload is not None and not isinstance(payload, Command):
+        completed = not failed and not interrupted and after_id != from_id
+        if is_input:
             task_records.insert(0, TaskRecord(task_id="input", node=INPUT_NODE, started_at=started,
-                                              duration_ms=0.0, update=state_to_jsonable(payload)))
-            from_id = None
+                                              duration_ms=0.0, update=dict(payload)))
         record = StepRecord(
             step_key=uuid.uuid4().hex, thread_id=self.thread_id,
-            step=int((after or before or {}).get("metadata", {}).get("step", 0)) if completed
-            else int((before or {}).get("metadata", {}).get("step", -1)) + 1,
+            step=int(after.metadata.get("step", 0)) if completed
+            else int((before.metadata or {}).get("step", -1) if before else -1) + 1,
             status="completed" if completed else ("failed" if failed else "interrupted"),
-            started_at=started, duration_ms=(time.perf_counter() - t0) * 1000,
-            parent_checkpoint_id=from_id,
-            checkpoint_id=after["config"]["configurable"]["checkpoint_id"] if completed else None,
-            changes=diff_values(state_to_jsonable(before["values"]) if before and from_id else {},
-                                state_to_jsonable(after["values"])) if completed else {},
+            started_at=started, duration_ms=duration_ms, parent_checkpoint_id=from_id,
+            checkpoint_id=after_id if completed else None,
+            # Raw values compare with == (messages included), so only task updates need converting to JSON.
+            changes=diff_values(before.values if before else {}, after.values) if completed else {},
             tasks=task_records, error=error or next((t.error for t in task_records if t.error), None),
-            counters=self._counter_values(after["values"]) if completed else {})
-        self.studio.runs.save_step(record)
+            counters=self._counter_values(after.values) if completed else {})
         status = self.status()
-        updates: dict[str, Any] = {"status": status}
-        if completed and cursor:
-            updates["cursor_checkpoint_id"] = None
-        self.studio.runs.update_thread(self.thread_id, **updates)
-        self._snapshot = None
-        return StepOutcome(record=record, status=self.status(), next=tuple(self.snapshot().next), error=record.error)
+        thread_updates: dict[str, Any] = {"status": status}
+        if cursor:
+            thread_updates["cursor_checkpoint_id"] = self.cursor
+        self.studio.runs.save_step(record, thread_updates)
+        self._thread = self._thread and replace(self._thread, **thread_updates)
+        return StepOutcome(record=record, status=status, next=tuple(after.next), error=record.error)
 
     def _task_record(self, namespace: tuple[str, ...], data: dict[str, Any],
                      open_tasks: dict[str, tuple[float, float]]) -> TaskRecord:
@@ -300,6 +309,6 @@ class Session:
         status = "failed" if err else ("interrupted" if data.get("interrupts") else "completed")
         return TaskRecord(
             task_id=data["id"], node=data["name"], started_at=started,
-            duration_ms=(time.perf_counter() - t0) * 1000, status=status, update=to_jsonable(data.get("result")),
+            duration_ms=(time.perf_counter() - t0) * 1000, status=status, update=data.get("result"),
             error=f"{type(err).__name__}: {err}"[:500] if err else None, namespace="|".join(namespace),
             model_calls=[c.to_dict() for c in self.gateway.ledger.pop(data["id"])])

@@ -25,6 +25,7 @@ class Studio:
         self.checkpoints = checkpoints
         self.runs = runs
         self._compiled: dict[str, CompiledStateGraph] = {}
+        self._has_subgraphs: dict[str, bool] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -42,6 +43,13 @@ class Studio:
             if spec.id not in self._compiled:
                 self._compiled[spec.id] = spec.build().compile(checkpointer=self.checkpoints.saver, name=spec.id)
             return self._compiled[spec.id]
+
+    def has_subgraphs(self, spec: PipelineSpec) -> bool:
+        """Whether stepping must stream subgraph events (costly when there are none to stream)."""
+        compiled = self.compiled(spec)
+        if spec.id not in self._has_subgraphs:
+            self._has_subgraphs[spec.id] = any(True for _ in compiled.get_subgraphs())
+        return self._has_subgraphs[spec.id]
 
     def new_session(self, spec: PipelineSpec, raw_input: Mapping[str, Any], settings: Settings, *,
                     scenario: str | None = None, title: str | None = None, breakpoints: Iterable[str] = (),

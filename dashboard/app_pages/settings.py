@@ -64,6 +64,8 @@ if st.button("Test connection", key="settings_test"):
         seconds, answer = ModelGateway(services.current_settings()).ping()
     except (ModelCallError, SettingsError) as exc:
         st.error(f"Connection failed: {exc}")
+    except Exception as exc:  # noqa: BLE001 - a provider client that cannot even be built is a failed connection
+        st.error(f"Connection failed: {type(exc).__name__}: {exc}")
     else:
         st.success(f"{settings.provider_label} answered in {seconds:.2f} s: {answer!r}")
 

@@ -19,44 +19,41 @@ class MarketDataError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Skill:
+class Named:
+    """An item of the data set with a Chinese and an English name."""
+
     id: str
     zh: str
     en: str
-    aliases: tuple[str, ...]
-    category: str
-    learn_weeks: int
-    resources: tuple[dict[str, str], ...]
 
     def name(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
 
 
 @dataclass(frozen=True)
-class Segment:
+class Skill(Named):
+    aliases: tuple[str, ...]
+    category: str
+    learn_weeks: int
+    resources: tuple[dict[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Segment(Named):
     """An industry segment or a role specialization, matched by keywords."""
 
-    id: str
-    zh: str
-    en: str
     keywords: tuple[str, ...]
     demand_index: int
     note_zh: str
     note_en: str
     extra_skills: tuple[str, ...] = ()
 
-    def name(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
-
     def note(self, lang: str) -> str:
         return self.note_zh if lang == "zh" else self.note_en
 
 
 @dataclass(frozen=True)
-class Industry:
-    id: str
-    zh: str
-    en: str
+class Industry(Named):
     demand_index: int
     growth_rate_pct: float
     outlook: str
@@ -64,18 +61,12 @@ class Industry:
     trends_en: tuple[str, ...]
     segments: tuple[Segment, ...]
 
-    def name(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
-
     def trends(self, lang: str) -> tuple[str, ...]:
         return self.trends_zh if lang == "zh" else self.trends_en
 
 
 @dataclass(frozen=True)
-class Role:
-    id: str
-    zh: str
-    en: str
+class Role(Named):
     aliases: tuple[str, ...]
     industry: str
     family: str
@@ -87,9 +78,6 @@ class Role:
     summary_zh: str
     summary_en: str
     specializations: tuple[Segment, ...] = field(default=())
-
-    def name(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
 
     def summary(self, lang: str) -> str:
         return self.summary_zh if lang == "zh" else self.summary_en

@@ -44,24 +44,33 @@ def _satisfaction_avg(state: Mapping[str, Any], feedback: UserFeedback) -> float
     return round(sum(SATISFACTION_SCORE[level] for level in levels) / len(levels), 3)
 
 
-@tracked("collect_feedback")
-def collect_feedback(state: dict[str, Any], runtime: Runtime[CareerContext]) -> dict[str, Any]:
-    """The seed's external feedback step (§2.6), as an interrupt the UI or the CLI answers."""
-    feedback, satisfied = _ask(state, REPORT_FEEDBACK, "iteration_count")
-    iteration, limit = int(state.get("iteration_count") or 0), int(state.get("max_iterations") or 3)
+def _feedback_round(state: Mapping[str, Any], kind: str, counter: str, satisfied_stage: WorkflowStage,
+                    retry_stage: WorkflowStage, limit_stage: WorkflowStage, limit_note: str) -> dict[str, Any]:
+    """Ask for the client's verdict and decide the next stage: satisfied goes on; otherwise `counter` + 1,
+    and another round unless that reaches max_iterations, in which case move on with a note saying so."""
+    feedback, satisfied = _ask(state, kind, counter)
+    rounds, limit = int(state.get(counter) or 0), int(state.get("max_iterations") or 3)
     update: dict[str, Any] = {"user_feedback_history": [feedback], "current_satisfaction": feedback["satisfaction_level"],
                               "requires_user_input": False, "pending_questions": [],
                               "system_metrics": {"user_satisfaction_avg": _satisfaction_avg(state, feedback)}}
     if satisfied:
-        update["current_stage"] = WorkflowStage.GOAL_DECOMPOSITION.value
-        return update
-    update["iteration_count"] = iteration + 1
-    update["system_metrics"].update(iteration_count=iteration + 1, max_iterations=limit)
-    if iteration + 1 >= limit:
-        update["current_stage"] = WorkflowStage.GOAL_DECOMPOSITION.value
-        update["workflow_notes"] = [SAY("report.limit_note", language(state), limit=limit)]
-    else:
-        update["current_stage"] = WorkflowStage.PLANNING.value
+        return {**update, "current_stage": satisfied_stage.value}
+    update[counter] = rounds + 1
+    if rounds + 1 >= limit:
+        return {**update, "current_stage": limit_stage.value,
+                "workflow_notes": [SAY(limit_note, language(state), limit=limit)]}
+    return {**update, "current_stage": retry_stage.value}
+
+
+@tracked("collect_feedback")
+def collect_feedback(state: dict[str, Any], runtime: Runtime[CareerContext]) -> dict[str, Any]:
+    """The seed's external feedback step (§2.6), as an interrupt the UI or the CLI answers."""
+    update = _feedback_round(state, REPORT_FEEDBACK, "iteration_count", satisfied_stage=WorkflowStage.GOAL_DECOMPOSITION,
+                             retry_stage=WorkflowStage.PLANNING, limit_stage=WorkflowStage.GOAL_DECOMPOSITION,
+                             limit_note="report.limit_note")
+    if "iteration_count" in update:
+        update["system_metrics"].update(iteration_count=update["iteration_count"],
+                                        max_iterations=int(state.get("max_iterations") or 3))
     return update
 
 
@@ -144,21 +153,9 @@ def scheduler(state: dict[str, Any], runtime: Runtime[CareerContext]) -> dict[st
 @tracked("confirm_plan")
 def confirm_plan(state: dict[str, Any], runtime: Runtime[CareerContext]) -> dict[str, Any]:
     """Final confirmation: satisfied ends the run; otherwise revise goals and schedule within max_iterations."""
-    feedback, satisfied = _ask(state, PLAN_CONFIRMATION, "plan_revision_count")
-    revisions, limit = int(state.get("plan_revision_count") or 0), int(state.get("max_iterations") or 3)
-    update: dict[str, Any] = {"user_feedback_history": [feedback], "current_satisfaction": feedback["satisfaction_level"],
-                              "requires_user_input": False, "pending_questions": [],
-                              "system_metrics": {"user_satisfaction_avg": _satisfaction_avg(state, feedback)}}
-    if satisfied:
-        update["current_stage"] = WorkflowStage.COMPLETED.value
-        return update
-    update["plan_revision_count"] = revisions + 1
-    if revisions + 1 >= limit:
-        update["current_stage"] = WorkflowStage.COMPLETED.value
-        update["workflow_notes"] = [SAY("plan.limit_note", language(state), limit=limit)]
-    else:
-        update["current_stage"] = WorkflowStage.GOAL_DECOMPOSITION.value
-    return update
+    return _feedback_round(state, PLAN_CONFIRMATION, "plan_revision_count", satisfied_stage=WorkflowStage.COMPLETED,
+                           retry_stage=WorkflowStage.GOAL_DECOMPOSITION, limit_stage=WorkflowStage.COMPLETED,
+                           limit_note="plan.limit_note")
 
 
 def route_after_confirmation(state: Mapping[str, Any]) -> str:

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from pipelines.core.models import ModelGateway
 from pipelines.core.registry import InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.settings import Settings
-from pipelines.core.trace import INPUT_NODE, StepRecord, TaskRecord, diff_values
+from pipelines.core.trace import INPUT_NODE, StepRecord, TaskRecord, branch_records, diff_values
 
 if TYPE_CHECKING:
     from pipelines.core.studio import Studio
@@ -211,9 +211,11 @@ class Session:
 
     # history and trace -------------------------------------------------------------------------
     def history(self, limit: int | None = None) -> list[CheckpointInfo]:
+        """Every checkpoint of the thread (all branches, newest first), marked when on the current branch."""
         records = self.studio.runs.load_steps(self.thread_id)
         produced = {r.checkpoint_id: r.nodes for r in records if r.checkpoint_id}
-        branch = {r.checkpoint_id for r in self.records()} | {self.head_checkpoint_id()}
+        head = self.head_checkpoint_id()
+        branch = {r.checkpoint_id for r in branch_records(records, head)} | {head}
         infos = []
         for snap in self.graph.get_state_history(self._config(), limit=limit):
             cid = snap.config["configurable"]["checkpoint_id"]
@@ -226,16 +228,7 @@ class Session:
 
     def records(self) -> list[StepRecord]:
         """The step records of the current branch (the path that led to the cursor or the head)."""
-        records = self.studio.runs.load_steps(self.thread_id)
-        by_checkpoint = {r.checkpoint_id: r for r in records if r.status == "completed" and r.checkpoint_id}
-        lineage: set[str | None] = set()
-        current = self.head_checkpoint_id()
-        while current in by_checkpoint and current not in lineage:
-            lineage.add(current)
-            current = by_checkpoint[current].parent_checkpoint_id
-        lineage.add(current)
-        return [r for r in records if (r.status == "completed" and r.checkpoint_id in lineage)
-                or (r.status != "completed" and r.parent_checkpoint_id in lineage)]
+        return branch_records(self.studio.runs.load_steps(self.thread_id), self.head_checkpoint_id())
 
     # the one place that runs the graph --------------------------------------------------------
     def _counter_values(self, values: Mapping[str, Any]) -> dict[str, int]:

@@ -142,6 +142,20 @@ def evolution_matrix(steps: Sequence[StepRecord], field_order: Iterable[str] = (
     return EvolutionMatrix(fields=seen, steps=[s.label for s in completed], cells=cells)
 
 
+def branch_records(records: Sequence[StepRecord], head_checkpoint_id: str | None) -> list[StepRecord]:
+    """The records of one branch: completed steps on the path back from the head (each step knows the
+    checkpoint it started from), plus interrupted or failed attempts made from a checkpoint on that path."""
+    by_checkpoint = {r.checkpoint_id: r for r in records if r.status == "completed" and r.checkpoint_id}
+    lineage: set[str | None] = set()
+    current = head_checkpoint_id
+    while current in by_checkpoint and current not in lineage:
+        lineage.add(current)
+        current = by_checkpoint[current].parent_checkpoint_id
+    lineage.add(current)
+    return [r for r in records if (r.checkpoint_id in lineage if r.status == "completed"
+                                   else r.parent_checkpoint_id in lineage)]
+
+
 def first_changed_by(steps: Sequence[StepRecord]) -> dict[str, str]:
     """For each field, the node of the first step after the input that changed it."""
     result: dict[str, str] = {}

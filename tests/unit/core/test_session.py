@@ -117,6 +117,13 @@ def test_rewind_and_continue_forks_a_new_branch(toy):
     assert any(not c.on_branch for c in history)  # the old branch is still listed
 
 
+def test_rewind_to_an_unknown_checkpoint_is_refused(toy):
+    session, _ = toy
+    with pytest.raises(InvalidInput, match="no checkpoint nope"):
+        session.rewind("nope")
+    assert session.cursor is None
+
+
 def test_edit_state_forks_with_new_values(toy):
     session, _ = toy
     session.step()

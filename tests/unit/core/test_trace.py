@@ -1,6 +1,7 @@
 """Diffs between states and the field-evolution matrix."""
 
-from pipelines.core.trace import StepRecord, TaskRecord, diff_values, evolution_matrix, first_changed_by
+from pipelines.core.trace import (StepRecord, TaskRecord, branch_records, diff_values, evolution_matrix,
+                                  first_changed_by)
 
 
 def record(step, node, changes, status="completed"):
@@ -44,3 +45,17 @@ def test_parallel_step_label_lists_its_nodes_sorted():
     step.tasks.append(TaskRecord(task_id="x", node="a", started_at=0, duration_ms=2))
     assert step.label == "4 a+b"
     assert step.nodes == ["a", "b"]
+
+
+def test_branch_records_follow_the_path_back_from_the_head():
+    def rec(key, parent, cid, status="completed"):
+        r = record(0, key, {}, status)
+        r.step_key, r.parent_checkpoint_id, r.checkpoint_id = key, parent, cid if status == "completed" else None
+        return r
+
+    # input -> c0 -> c1 -> c2 (old branch);  c1 -> c3 (a fork made after rewinding to c1); an attempt from c3
+    records = [rec("in", None, "c0"), rec("a", "c0", "c1"), rec("b", "c1", "c2"), rec("fork", "c1", "c3"),
+               rec("try", "c3", None, status="interrupted"), rec("old-try", "c2", None, status="failed")]
+    assert [r.step_key for r in branch_records(records, "c3")] == ["in", "a", "fork", "try"]
+    assert [r.step_key for r in branch_records(records, "c2")] == ["in", "a", "b", "old-try"]
+    assert branch_records([], None) == []

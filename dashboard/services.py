@@ -5,7 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.state_keys import SESSION_API_KEY, SETTINGS_OVERRIDES
+from pipelines.core.checkpoints import CheckpointStoreError
 from pipelines.core.registry import PipelineSpec
+from pipelines.core.runstore import RunStoreError
 from pipelines.core.session import Session
 from pipelines.core.settings import Settings, load_settings
 from pipelines.core.studio import Studio
@@ -29,6 +31,17 @@ def _studio(data_dir: str, checkpoint_url: str, db_url: str) -> Studio:
 def studio(settings: Settings | None = None) -> Studio:
     settings = settings or current_settings()
     return _studio(settings.data_dir, settings.effective_checkpoint_url, settings.effective_db_url)
+
+
+STORAGE_ERRORS = (RunStoreError, CheckpointStoreError)
+
+
+def storage_failure(exc: Exception) -> None:
+    """Say which store is unreachable and stop the page; nothing half-done is written."""
+    st.error(f"Stepwise cannot reach its storage: {exc}")
+    st.caption("Check the data directory, or the database URLs on the Settings page (STEPWISE_CHECKPOINT_URL, "
+               "STEPWISE_DB_URL). Runs already stored are not lost.")
+    st.stop()
 
 
 def open_session(spec: PipelineSpec, thread_id: str, breakpoints: list[str] | None = None) -> Session:

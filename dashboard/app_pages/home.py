@@ -14,7 +14,11 @@ st.markdown(
 settings = services.current_settings()
 st.caption(f"Provider: `{settings.provider_label}` · data directory: `{settings.data_path.resolve()}`")
 
-runs = services.studio(settings).runs
+try:
+    runs = services.studio(settings).runs
+    counts = {entry.id: len(runs.list_threads(entry.id)) for entry in CATALOG if entry.module}
+except services.STORAGE_ERRORS as exc:
+    services.storage_failure(exc)
 columns = st.columns(3)
 for index, entry in enumerate(CATALOG):
     with columns[index % 3].container(border=True):
@@ -22,8 +26,7 @@ for index, entry in enumerate(CATALOG):
         st.caption(f"For {entry.audience.lower()} · seed `{entry.seed}`")
         st.write(entry.summary)
         if entry.module:
-            count = len(runs.list_threads(entry.id))
             st.page_link(f"app_pages/{entry.id}.py", label=f"Open {entry.title} →", icon="▶️")
-            st.caption(f"{count} run(s) stored")
+            st.caption(f"{counts[entry.id]} run(s) stored")
         else:
             st.info("Coming: not built yet.", icon="🚧")

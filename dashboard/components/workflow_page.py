@@ -60,6 +60,13 @@ def _sample_answer(session: Session, records) -> dict | None:
 
 
 def render_workflow_page(spec: PipelineSpec) -> None:
+    try:
+        _render(spec)
+    except services.STORAGE_ERRORS as exc:
+        services.storage_failure(exc)
+
+
+def _render(spec: PipelineSpec) -> None:
     key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
     st.caption(f"{spec.summary} — seed `{spec.seed}`")

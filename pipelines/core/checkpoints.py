@@ -66,7 +66,7 @@ def open_checkpointer(url: str) -> CheckpointStore:
         pool = ConnectionPool(conninfo, min_size=1, max_size=4, open=False, timeout=10,
                               kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
         try:
-            pool.open(wait=True, timeout=10)
+            pool.open(wait=True, timeout=5)
             saver = PostgresSaver(pool)
             saver.setup()
         except (psycopg.Error, Exception) as exc:  # noqa: BLE001 - the pool raises its own timeout type

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,6 +102,18 @@ class ThreadInfo:
     updated_at: float
 
 
+def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A database error becomes a RunStoreError that names the database, never a raw driver traceback."""
+    @functools.wraps(method)
+    def call(self: RunStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise RunStoreError(f"the run database {self.engine_label(self.url)} failed: {reason}") from exc
+    return call
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -132,6 +146,7 @@ class RunStore:
         return url.split("@")[-1] if "@" in url else url
 
     # threads -----------------------------------------------------------------------------------
+    @_guarded
     def create_thread(self, thread_id: str, pipeline: str, scenario: str | None, title: str | None,
                       provider: str | None, raw_input: dict[str, Any] | None = None) -> None:
         now = time.time()
@@ -140,11 +155,13 @@ class RunStore:
                 thread_id=thread_id, pipeline=pipeline, scenario=scenario, title=title, provider=provider,
                 status="new", cursor_checkpoint_id=None, input=raw_input, created_at=now, updated_at=now))
 
+    @_guarded
     def get_thread(self, thread_id: str) -> ThreadInfo | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(threads).where(threads.c.thread_id == thread_id)).mappings().first()
         return ThreadInfo(**row) if row else None
 
+    @_guarded
     def list_threads(self, pipeline: str | None = None, limit: int = 200) -> list[ThreadInfo]:
         query = select(threads).order_by(threads.c.updated_at.desc()).limit(limit)
         if pipeline:
@@ -152,17 +169,20 @@ class RunStore:
         with self.engine.connect() as conn:
             return [ThreadInfo(**row) for row in conn.execute(query).mappings()]
 
+    @_guarded
     def update_thread(self, thread_id: str, **values: Any) -> None:
         values["updated_at"] = time.time()
         with self.engine.begin() as conn:
             conn.execute(update(threads).where(threads.c.thread_id == thread_id).values(**values))
 
+    @_guarded
     def delete_thread(self, thread_id: str) -> None:
         with self.engine.begin() as conn:
             for table in (tasks, steps, threads):
                 conn.execute(delete(table).where(table.c.thread_id == thread_id))
 
     # step records ------------------------------------------------------------------------------
+    @_guarded
     def save_step(self, record: StepRecord, thread_updates: dict[str, Any] | None = None) -> None:
         """Store a step and its tasks, and update its thread, in one transaction (on every step: the
         statements are built once and only their parameters change)."""
@@ -186,6 +206,7 @@ class RunStore:
                     "input_tokens": t.input_tokens, "output_tokens": t.output_tokens, "update": t.update,
                     "error": t.error} for t in record.tasks])
 
+    @_guarded
     def load_steps(self, thread_id: str) -> list[StepRecord]:
         """Every step record of a thread, all branches, in the order they ran."""
         with self.engine.connect() as conn:

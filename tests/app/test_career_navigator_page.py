@@ -102,3 +102,11 @@ def test_rewind_from_the_checkpoints_tab(page):
     assert "Rewound" in texts(app) and "next: `planner`" in texts(app)
     app.button(key=f"{KEY}_step").click().run()
     assert "next: `supervisor`" in texts(app)
+
+
+def test_a_database_that_is_down_gets_a_clear_message(page, monkeypatch):
+    monkeypatch.setenv("STEPWISE_CHECKPOINT_URL", "postgresql://stepwise@127.0.0.1:9/none?connect_timeout=1")
+    app = page("career_navigator")
+    assert not app.exception
+    (error,) = app.error
+    assert error.value.startswith("Stepwise cannot reach its storage: cannot open PostgreSQL checkpoints at")

@@ -88,10 +88,9 @@ def make_counter_figure(df: pd.DataFrame) -> go.Figure:
     if df.empty:
         return _empty("This workflow has no counters yet")
     figure = px.line(df, x="step", y="value", color="counter", markers=True, line_shape="hv")
-    for counter, rows in df.groupby("counter"):
-        limit = rows["limit"].dropna()
-        if not limit.empty:
-            figure.add_hline(y=float(limit.iloc[0]), line_dash="dash", line_color="#dc2626",
-                             annotation_text=f"{counter} limit {int(limit.iloc[0])}")
+    limits = df.dropna(subset=["limit"]).groupby("limit")["counter"].unique()
+    for limit, counters in limits.items():  # one line per limit, naming every counter it bounds
+        figure.add_hline(y=float(limit), line_dash="dash", line_color="#dc2626",
+                         annotation_text=f"limit {int(limit)}: {', '.join(sorted(counters))}")
     figure.update_layout(height=280, margin={"l": 10, "r": 10, "t": 10}, yaxis_title="value")
     return figure

@@ -39,8 +39,10 @@ def render_state(values: Mapping[str, Any], field_order: Sequence[str], key: str
     st.dataframe(state_frame(values, field_order), width="stretch", hide_index=True)
     data = state_to_jsonable(values)
     chosen = st.selectbox("Inspect a field", list(data), key=key)
-    if chosen:
+    if chosen and isinstance(data[chosen], (dict, list)):
         st.json(data[chosen], expanded=2)
+    elif chosen:
+        st.code(str(data[chosen]), language=None, wrap_lines=True)  # st.json would parse a string as JSON text
 
 
 def changes_frame(record: StepRecord) -> pd.DataFrame:

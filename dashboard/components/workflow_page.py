@@ -108,32 +108,43 @@ def _render(spec: PipelineSpec) -> None:
         st.rerun()
     render_graph(left, compiled, _highlights(session, records, breakpoints))
 
-    tabs = st.tabs(TABS)
-    with tabs[0]:
-        render_state(session.values(), spec.field_order, f"{key}_state_field")
-    with tabs[1]:
-        render_changes(records, f"{key}_changes_step")
-    with tabs[2]:
-        render_evolution(evolution_matrix(records, spec.field_order))
-    with tabs[3]:
-        render_iterations(session.counters(), records, f"{key}_counter_chart")
-    with tabs[4]:
-        frame = task_frame(records)
-        cols = st.columns(4)
-        cols[0].metric("Steps", sum(1 for r in records if r.status == "completed"))
-        cols[1].metric("Node runs", len(frame))
-        cols[2].metric("Model calls", int(frame["calls"].sum()) if not frame.empty else 0)
-        cols[3].metric("Tokens", int(frame[["input_tokens", "output_tokens"]].sum().sum()) if not frame.empty else 0)
-        st.markdown("**Per-node latency**")
-        st.plotly_chart(make_latency_figure(frame), key=f"{key}_latency", width="stretch")
-        st.markdown("**Timeline** — parallel tasks of one super-step overlap in time")
-        st.plotly_chart(make_timeline_figure(frame), key=f"{key}_timeline", width="stretch")
-        st.markdown("**Model calls and tokens**")
-        st.plotly_chart(make_usage_figure(frame), key=f"{key}_usage", width="stretch")
-    with tabs[5]:
-        if render_checkpoints(session, key):
+    # A keyed, state-tracking tab bar: the chosen tab survives reruns, and only the open tab is computed.
+    tabs = dict(zip(TABS, st.tabs(TABS, key=f"{key}_tab", on_change="rerun")))
+    with tabs["State"]:
+        if tabs["State"].open:
+            render_state(session.values(), spec.field_order, f"{key}_state_field")
+    with tabs["Changes"]:
+        if tabs["Changes"].open:
+            render_changes(records, f"{key}_changes_step")
+    with tabs["Evolution"]:
+        if tabs["Evolution"].open:
+            render_evolution(evolution_matrix(records, spec.field_order))
+    with tabs["Iterations"]:
+        if tabs["Iterations"].open:
+            render_iterations(session.counters(), records, f"{key}_counter_chart")
+    with tabs["Metrics"]:
+        if tabs["Metrics"].open:
+            _render_metrics(records, key)
+    with tabs["Checkpoints"]:
+        if tabs["Checkpoints"].open and render_checkpoints(session, key):
             st.rerun()
-    with tabs[6]:
-        st.caption(f"Produced by: {thread.provider}")
-        with st.container(border=True):
-            st.markdown(demote_headings(spec.report(session.values())))
+    with tabs["Report"]:
+        if tabs["Report"].open:
+            st.caption(f"Produced by: {thread.provider}")
+            with st.container(border=True):
+                st.markdown(demote_headings(spec.report(session.values())))
+
+
+def _render_metrics(records, key: str) -> None:
+    frame = task_frame(records)
+    cols = st.columns(4)
+    cols[0].metric("Steps", sum(1 for r in records if r.status == "completed"))
+    cols[1].metric("Node runs", len(frame))
+    cols[2].metric("Model calls", int(frame["calls"].sum()) if not frame.empty else 0)
+    cols[3].metric("Tokens", int(frame[["input_tokens", "output_tokens"]].sum().sum()) if not frame.empty else 0)
+    st.markdown("**Per-node latency**")
+    st.plotly_chart(make_latency_figure(frame), key=f"{key}_latency", width="stretch")
+    st.markdown("**Timeline** — parallel tasks of one super-step overlap in time")
+    st.plotly_chart(make_timeline_figure(frame), key=f"{key}_timeline", width="stretch")
+    st.markdown("**Model calls and tokens**")
+    st.plotly_chart(make_usage_figure(frame), key=f"{key}_usage", width="stretch")

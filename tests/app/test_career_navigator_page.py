@@ -19,6 +19,13 @@ def start(page):
     return app
 
 
+def open_tab(app, name):
+    """Tabs track their state (only the open one is drawn); choosing one is setting that state."""
+    app.session_state[f"{KEY}_tab"] = name
+    app.run()
+    no_errors(app)
+
+
 def feedback_box(app):
     return next(t for t in app.text_area if t.key.endswith("_feedback_text"))
 
@@ -55,6 +62,7 @@ def test_start_step_answer_and_finish(page):
     app.button(key=f"{KEY}_run_end").click().run()
     answer(app, "very_satisfied", "计划可行")
     assert "completed" in texts(app)
+    open_tab(app, "Report")
     report = " ".join(m.value for m in app.markdown)
     assert "职业规划报告" in report and "行动计划" in report and "大模型" in report
 
@@ -94,6 +102,7 @@ def test_rewind_from_the_checkpoints_tab(page):
     app = start(page)
     for _ in range(3):
         app.button(key=f"{KEY}_step").click().run()
+    open_tab(app, "Checkpoints")
     picker = app.selectbox(key=f"{KEY}_checkpoint")
     target = next(o for o in picker.options if "after coordinator" in o)
     picker.select(target).run()
@@ -110,3 +119,14 @@ def test_a_database_that_is_down_gets_a_clear_message(page, monkeypatch):
     assert not app.exception
     (error,) = app.error
     assert error.value.startswith("Stepwise cannot reach its storage: cannot open PostgreSQL checkpoints at")
+
+
+def test_every_tab_draws_without_error_mid_run(page):
+    app = start(page)
+    app.button(key=f"{KEY}_run_interrupt").click().run()
+    for tab in ["State", "Changes", "Evolution", "Iterations", "Metrics", "Checkpoints", "Report"]:
+        open_tab(app, tab)
+    open_tab(app, "State")
+    app.selectbox(key=f"{KEY}_state_field").select("session_id").run()
+    no_errors(app)
+    assert app.code[0].value == app.query_params["thread"]  # a string field shows as text, not parsed as JSON

@@ -45,7 +45,6 @@ class ProfileFacts:
     skills: list[str]  # skill ids the client lists
     transferable: list[str]  # skill ids the current role implies
     years: float
-    text: str
     focus: list[str] = field(default_factory=list)
     target_named: bool = True  # False when the client named no role and the engine suggests the best fit
 
@@ -56,14 +55,6 @@ class ProfileFacts:
     @property
     def region(self) -> str:
         return "CN" if self.lang == "zh" else "US"
-
-
-def profile_text(profile: Mapping[str, Any], request: str = "") -> str:
-    parts = [str(profile.get(k) or "") for k in ("career_goals", "target_role", "current_position", "timeframe",
-                                                  "education", "major", "current_industry")]
-    parts += [str(s) for s in profile.get("skills") or []] + [str(s) for s in profile.get("interests") or []]
-    parts += [str(s) for s in profile.get("constraints") or []] + [request]
-    return " \n".join(p for p in parts if p)
 
 
 def best_fit_role(wanted: set[str], have: set[str], exclude: set[str], market: MarketDataProvider) -> Role | None:
@@ -80,7 +71,6 @@ def best_fit_role(wanted: set[str], have: set[str], exclude: set[str], market: M
 
 def read_profile(profile: Mapping[str, Any], market: MarketDataProvider, request: str = "",
                  focus: Sequence[str] = ()) -> ProfileFacts:
-    text = profile_text(profile, request)
     current = market.find_role(str(profile.get("current_position") or ""))
     named = market.find_roles(str(profile.get("target_role") or "")) or market.find_roles(
         f"{profile.get('career_goals') or ''} \n{request}")
@@ -95,7 +85,7 @@ def read_profile(profile: Mapping[str, Any], market: MarketDataProvider, request
     lang = detect_language(str(profile.get("career_goals") or ""), str(profile.get("current_position") or ""),
                            request, " ".join(str(s) for s in profile.get("skills") or []))
     return ProfileFacts(lang=lang, target=target, current=current, skills=listed, transferable=transferable,
-                        years=float(profile.get("years_of_experience") or 0), text=text, focus=list(focus),
+                        years=float(profile.get("years_of_experience") or 0), focus=list(focus),
                         target_named=target_named)
 
 

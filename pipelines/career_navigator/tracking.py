@@ -18,10 +18,6 @@ from pipelines.core.models import ModelCallError
 NodeFn = Callable[[dict[str, Any], Runtime[CareerContext]], dict[str, Any]]
 
 
-class IntegrityError(RuntimeError):
-    """A stage started without the fields it needs."""
-
-
 def now_iso() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -54,7 +50,7 @@ def tracked(agent: str) -> Callable[[NodeFn], NodeFn]:
             try:
                 update = fn(state, runtime)
                 failed = False
-            except (ModelCallError, MarketDataError, IntegrityError) as exc:
+            except (ModelCallError, MarketDataError) as exc:
                 update = {"error_log": [error_entry(state, agent, str(exc))]}
                 if isinstance(exc, MarketDataError):
                     update["system_metrics"] = {"market_calls": {"ok": 0, "failed": 1}}

@@ -165,10 +165,11 @@ class Session:
     def run(self, until: Literal["interrupt", "end"] = "end", stop: threading.Event | None = None,
             on_step: Callable[[StepOutcome], None] | None = None, max_steps: int = 1000) -> list[StepOutcome]:
         """Step until the end, an interrupt() waiting for input, a failure, Stop, or (for "interrupt")
-        a breakpoint. Stop is honoured between steps."""
+        a breakpoint. Stop is honoured between steps; a failed run starts by retrying the failed step."""
         outcomes: list[StepOutcome] = []
         status, next_nodes = self.status(), tuple(self.snapshot().next)
-        while status == "ready" and len(outcomes) < max_steps:
+        # A failed step is retried once (as Step would); a second failure stops the run again.
+        while (status == "ready" or (status == "failed" and not outcomes)) and len(outcomes) < max_steps:
             if stop is not None and stop.is_set():
                 break
             if outcomes and until == "interrupt" and self.breakpoints & set(next_nodes):

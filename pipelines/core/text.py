@@ -38,9 +38,6 @@ class Phrasebook:
         zh, en = self._phrases[key]
         return (zh if lang == "zh" else en).format(**values)
 
-    def keys(self) -> list[str]:
-        return list(self._phrases)
-
 
 def clip(text: str, limit: int) -> str:
     text = " ".join((text or "").split())

@@ -140,9 +140,16 @@ def test_a_failing_node_is_reported_and_can_be_retried(toy):
     assert outcome.status == "failed" and "draft exploded" in outcome.error
     assert session.status() == "failed" and session.thread.status == "failed"
     assert outcome.record.status == "failed" and outcome.record.tasks[0].error
+    assert [o.status for o in session.run("end")] == ["failed"]  # retried once, failed again, stopped
     context.fail_in.clear()
     retry = session.step()
     assert retry.status == "ready" and retry.record.nodes == ["draft"]
+    context.fail_in.add("publish")
+    session.run("end")
+    session.resume(APPROVE)
+    assert session.run("end")[-1].status == "failed" and session.status() == "failed"
+    context.fail_in.clear()
+    assert session.run("end")[-1].status == "completed"
 
 
 def test_records_and_state_survive_a_restart(settings, toy):

@@ -139,6 +139,12 @@ class _Matcher:
         return max(hits, default=0)
 
 
+@cache
+def matcher(aliases: tuple[str, ...]) -> _Matcher:
+    """The matcher of a set of aliases or keywords, built once however often it is asked for."""
+    return _Matcher(aliases)
+
+
 def _scan(text: str) -> tuple[str, str]:
     return normalize(text), (text or "").lower()
 
@@ -170,8 +176,8 @@ class OfflineMarketData:
             nice_to_have=tuple(r.get("nice_to_have", ())), summary_zh=r["summary_zh"], summary_en=r["summary_en"],
             specializations=tuple(_segment(s) for s in r.get("specializations", ()))) for r in data["roles"])
         self._role_by_id = {r.id: r for r in self._roles}
-        self._role_matchers = {r.id: _Matcher(r.aliases) for r in self._roles}
-        self._skill_matchers = {sid: _Matcher(skill.aliases) for sid, skill in self._skills.items()}
+        self._role_matchers = {r.id: matcher(r.aliases) for r in self._roles}
+        self._skill_matchers = {sid: matcher(skill.aliases) for sid, skill in self._skills.items()}
 
     def roles(self) -> tuple[Role, ...]:
         return self._roles
@@ -211,5 +217,5 @@ def default_market() -> OfflineMarketData:
 def matching_segments(segments: tuple[Segment, ...], focus_texts: list[str]) -> list[Segment]:
     """Segments whose keywords appear in any focus text, best demand first."""
     words, lowered = _scan(" \n".join(focus_texts))
-    hits = [s for s in segments if _Matcher(s.keywords).best(words, lowered)]
+    hits = [s for s in segments if matcher(s.keywords).best(words, lowered)]
     return sorted(hits, key=lambda s: -s.demand_index)

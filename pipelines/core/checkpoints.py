@@ -57,7 +57,6 @@ def open_checkpointer(url: str) -> CheckpointStore:
             raise CheckpointStoreError(f"cannot open SQLite checkpoints at {path}: {exc}") from exc
         return CheckpointStore(url=url, saver=saver, close=conn.close)
     if url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
-        import psycopg
         from langgraph.checkpoint.postgres import PostgresSaver
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
@@ -69,7 +68,7 @@ def open_checkpointer(url: str) -> CheckpointStore:
             pool.open(wait=True, timeout=5)
             saver = PostgresSaver(pool)
             saver.setup()
-        except (psycopg.Error, Exception) as exc:  # noqa: BLE001 - the pool raises its own timeout type
+        except Exception as exc:  # noqa: BLE001 - psycopg and the pool (its own timeout type) both land here
             pool.close()
             raise CheckpointStoreError(f"cannot open PostgreSQL checkpoints at {_redact(url)}: {exc}") from exc
         return CheckpointStore(url=url, saver=saver, close=pool.close)

@@ -105,7 +105,7 @@ class Session:
         return dict(self.snapshot().values or {})
 
     def head_checkpoint_id(self) -> str | None:
-        return self.snapshot().config.get("configurable", {}).get("checkpoint_id") if self.snapshot().config else None
+        return self._checkpoint_id(self.snapshot())
 
     def status(self) -> SessionStatus:
         snap = self.snapshot()

@@ -26,6 +26,11 @@ ENV_VARS = {
     "structured_method": "STEPWISE_STRUCTURED_METHOD",
     "checkpoint_url": "STEPWISE_CHECKPOINT_URL",
     "db_url": "STEPWISE_DB_URL",
+    "chroma_url": "STEPWISE_CHROMA_URL",
+    "embedding_provider": "STEPWISE_EMBEDDING_PROVIDER",
+    "embedding_model": "STEPWISE_EMBEDDING_MODEL",
+    "claim_lease_s": "STEPWISE_CLAIM_LEASE",
+    "accumulate_threshold": "STEPWISE_ACCUMULATE_THRESHOLD",
 }
 SETTINGS_FILE_ENV = "STEPWISE_SETTINGS_FILE"
 API_KEY_ENV_VARS = ("STEPWISE_API_KEY", "OPENAI_API_KEY")
@@ -50,6 +55,13 @@ class Settings:
     structured_method: str = "function_calling"
     checkpoint_url: str = ""
     db_url: str = ""
+    # Empty: embedded Chroma under the data dir; http://host:port: a shared Chroma server.
+    chroma_url: str = ""
+    embedding_provider: str = "offline"
+    embedding_model: str = ""
+    # A claimed exception whose worker has not finished within the lease goes back to pending.
+    claim_lease_s: float = 600.0
+    accumulate_threshold: float = 0.8
 
     def __post_init__(self) -> None:
         if self.provider not in PROVIDERS:
@@ -58,6 +70,13 @@ class Settings:
             raise SettingsError("timeout must be a positive number of seconds")
         if self.max_retries < 0:
             raise SettingsError("max_retries cannot be negative")
+        if self.embedding_provider not in PROVIDERS:
+            raise SettingsError(f"unknown embedding provider {self.embedding_provider!r}; "
+                                f"choose one of {', '.join(PROVIDERS)}")
+        if self.claim_lease_s <= 0:
+            raise SettingsError("the claim lease must be a positive number of seconds")
+        if not 0 <= self.accumulate_threshold <= 1:
+            raise SettingsError("the accumulate threshold is a confidence between 0 and 1")
 
     @property
     def data_path(self) -> Path:
@@ -78,6 +97,10 @@ class Settings:
     @property
     def effective_db_url(self) -> str:
         return self.db_url or f"sqlite:///{(self.data_path / 'stepwise.sqlite').as_posix()}"
+
+    @property
+    def chroma_path(self) -> Path:
+        return self.data_path / "chroma"
 
     @property
     def provider_label(self) -> str:

@@ -16,7 +16,12 @@ PAGES = Path(__file__).parent / "app_pages"
 navigation = st.navigation({
     "Stepwise": [st.Page(PAGES / "home.py", title="Home", icon="🏠", default=True)],
     "Workflows": [st.Page(PAGES / "career_navigator.py", title="CareerNavigator", icon="🧭",
-                          url_path="career_navigator")],
+                          url_path="career_navigator"),
+                  st.Page(PAGES / "flink_diagnosis.py", title="Flink diagnosis", icon="🔥",
+                          url_path="flink_diagnosis")],
+    "Flink": [st.Page(PAGES / "flink_queue.py", title="Exception queue", icon="📥", url_path="flink_queue"),
+              st.Page(PAGES / "flink_results.py", title="Diagnosis results", icon="📊", url_path="flink_results"),
+              st.Page(PAGES / "knowledge.py", title="Knowledge base", icon="📚", url_path="knowledge")],
     "Setup": [st.Page(PAGES / "settings.py", title="Settings", icon="⚙️", url_path="settings")],
 })
 navigation.run()

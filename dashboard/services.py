@@ -6,11 +6,13 @@ import streamlit as st
 
 from dashboard.state_keys import SESSION_API_KEY, SETTINGS_OVERRIDES
 from pipelines.core.checkpoints import CheckpointStoreError
+from pipelines.core.knowledge import KnowledgeStoreError
 from pipelines.core.registry import PipelineSpec
 from pipelines.core.runstore import RunStoreError
 from pipelines.core.session import Session
 from pipelines.core.settings import Settings, load_settings
 from pipelines.core.studio import Studio
+from pipelines.flink_diagnosis.store import ExceptionStoreError
 
 
 def current_settings() -> Settings:
@@ -33,17 +35,37 @@ def studio(settings: Settings | None = None) -> Studio:
     return _studio(settings.data_dir, settings.effective_checkpoint_url, settings.effective_db_url)
 
 
-STORAGE_ERRORS = (RunStoreError, CheckpointStoreError)
+STORAGE_ERRORS = (RunStoreError, CheckpointStoreError, ExceptionStoreError, KnowledgeStoreError)
 
 
 def storage_failure(exc: Exception) -> None:
     """Say which store is unreachable and stop the page; nothing half-done is written."""
     st.error(f"Stepwise cannot reach its storage: {exc}")
-    st.caption("Check the data directory, or the database URLs on the Settings page (STEPWISE_CHECKPOINT_URL, "
-               "STEPWISE_DB_URL). Runs already stored are not lost.")
+    st.caption("Check the data directory, or the database and Chroma URLs on the Settings page "
+               "(STEPWISE_CHECKPOINT_URL, STEPWISE_DB_URL, STEPWISE_CHROMA_URL). Runs already stored are not lost.")
     st.stop()
 
 
 def open_session(spec: PipelineSpec, thread_id: str, breakpoints: list[str] | None = None) -> Session:
     settings = current_settings()
     return studio(settings).open_session(spec, thread_id, settings, breakpoints=breakpoints or ())
+
+
+def flink_store(settings: Settings | None = None):
+    from pipelines.flink_diagnosis.services import open_store
+
+    return open_store(settings or current_settings())
+
+
+def flink_knowledge(settings: Settings | None = None):
+    from pipelines.flink_diagnosis.services import open_flink_knowledge
+
+    return open_flink_knowledge(settings or current_settings())
+
+
+@st.cache_resource(show_spinner=False)
+def batch_runner():
+    """The process's one batch runner, shared by every browser tab."""
+    from dashboard.batch import BatchRunner
+
+    return BatchRunner()

@@ -9,12 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.core.checkpoints import CheckpointStoreError
+from pipelines.core.knowledge import KnowledgeStoreError
 from pipelines.core.export import run_status, trace_document
 from pipelines.core.registry import CATALOG, InvalidInput, get_spec
 from pipelines.core.runstore import RunStoreError
 from pipelines.core.session import Session, StepOutcome
 from pipelines.core.settings import PROVIDERS, SettingsError, load_settings
 from pipelines.core.studio import Studio
+from pipelines.flink_diagnosis import cli as flink_cli
+from pipelines.flink_diagnosis.store import ExceptionStoreError
 
 
 class CliError(RuntimeError):
@@ -120,6 +123,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--data-dir", help="where checkpoints and run records live (default ./data)")
     run.add_argument("--trace", help="write the run's trace as JSON to this file")
     run.set_defaults(func=cmd_run)
+    flink_cli.add_parser(sub)
     return root
 
 
@@ -127,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except (CliError, InvalidInput, SettingsError, CheckpointStoreError, RunStoreError) as exc:
+    except (CliError, InvalidInput, SettingsError, CheckpointStoreError, RunStoreError, ExceptionStoreError,
+            KnowledgeStoreError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -38,7 +38,7 @@ def counter_frame(records: Sequence[StepRecord], limits: Mapping[str, Any]) -> p
     return pd.DataFrame(rows, columns=["step", "label", "counter", "value", "limit"])
 
 
-def _empty(message: str) -> go.Figure:
+def empty_figure(message: str) -> go.Figure:
     figure = go.Figure()
     figure.add_annotation(text=message, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
     figure.update_layout(height=220, xaxis_visible=False, yaxis_visible=False)
@@ -48,7 +48,7 @@ def _empty(message: str) -> go.Figure:
 def make_latency_figure(df: pd.DataFrame) -> go.Figure:
     """Time per node: every run of the node as a point, its mean as a bar."""
     if df.empty:
-        return _empty("No node has run yet")
+        return empty_figure("No node has run yet")
     summary = df.groupby("node", as_index=False).agg(mean_ms=("duration_ms", "mean"), runs=("duration_ms", "size"))
     figure = px.bar(summary.sort_values("mean_ms"), x="mean_ms", y="node", orientation="h", text="runs",
                     labels={"mean_ms": "mean duration (ms)", "node": "", "runs": "runs"})
@@ -62,7 +62,7 @@ def make_latency_figure(df: pd.DataFrame) -> go.Figure:
 def make_timeline_figure(df: pd.DataFrame) -> go.Figure:
     """Gantt of the tasks: each node on its own row, so parallel tasks of one step sit side by side in time."""
     if df.empty:
-        return _empty("No node has run yet")
+        return empty_figure("No node has run yet")
     data = df.assign(label=df["step"].astype(str) + " · " + df["node"])
     figure = px.timeline(data, x_start="start", x_end="end", y="node", color="status", hover_data=["step", "duration_ms"],
                          color_discrete_map={"completed": "#22c55e", "interrupted": "#f97316", "failed": "#ef4444"})
@@ -74,7 +74,7 @@ def make_timeline_figure(df: pd.DataFrame) -> go.Figure:
 def make_usage_figure(df: pd.DataFrame) -> go.Figure:
     """Model calls and tokens per node (tokens are zero for the offline engine, so calls are always shown)."""
     if df.empty:
-        return _empty("No model calls yet")
+        return empty_figure("No model calls yet")
     usage = df.groupby("node", as_index=False)[["calls", "input_tokens", "output_tokens"]].sum()
     long = usage.melt(id_vars="node", var_name="measure", value_name="count")
     figure = px.bar(long, x="node", y="count", color="measure", barmode="group",
@@ -86,7 +86,7 @@ def make_usage_figure(df: pd.DataFrame) -> go.Figure:
 def make_counter_figure(df: pd.DataFrame) -> go.Figure:
     """Each loop counter over the steps, with its limit as a dashed line."""
     if df.empty:
-        return _empty("This workflow has no counters yet")
+        return empty_figure("This workflow has no counters yet")
     figure = px.line(df, x="step", y="value", color="counter", markers=True, line_shape="hv")
     limits = df.dropna(subset=["limit"]).groupby("limit")["counter"].unique()
     for limit, counters in limits.items():  # one line per limit, naming every counter it bounds

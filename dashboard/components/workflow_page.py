@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 
@@ -59,14 +60,15 @@ def _sample_answer(session: Session, records) -> dict | None:
     return answers[asked] if 0 <= asked < len(answers) else None
 
 
-def render_workflow_page(spec: PipelineSpec) -> None:
+def render_workflow_page(spec: PipelineSpec, extra_tabs: Mapping[str, Callable[[Session], None]] | None = None) -> None:
+    """The studio page of a workflow; `extra_tabs` (title → renderer) come first, for what is special to it."""
     try:
-        _render(spec)
+        _render(spec, dict(extra_tabs or {}))
     except services.STORAGE_ERRORS as exc:
         services.storage_failure(exc)
 
 
-def _render(spec: PipelineSpec) -> None:
+def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]) -> None:
     key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
     st.caption(f"{spec.summary} — seed `{spec.seed}`")
@@ -103,13 +105,18 @@ def _render(spec: PipelineSpec) -> None:
             st.progress(min(1.0, counter["value"] / limit) if limit else 0.0,
                         text=f"{counter['label']} (`{name}`): {counter['value']} / {limit or '∞'}")
         if session.status() == "completed":
-            st.success("The run is complete: the Report tab has the integrated report and the final plan.")
+            st.success(spec.done_message)
     if changed:
         st.rerun()
     render_graph(left, compiled, _highlights(session, records, breakpoints))
 
     # A keyed, state-tracking tab bar: the chosen tab survives reruns, and only the open tab is computed.
-    tabs = dict(zip(TABS, st.tabs(TABS, key=f"{key}_tab", on_change="rerun")))
+    names = [*extra_tabs, *TABS]
+    tabs = dict(zip(names, st.tabs(names, key=f"{key}_tab", on_change="rerun")))
+    for name, renderer in extra_tabs.items():
+        with tabs[name]:
+            if tabs[name].open:
+                renderer(session)
     with tabs["State"]:
         if tabs["State"].open:
             render_state(session.values(), spec.field_order, f"{key}_state_field")

@@ -75,4 +75,5 @@ SPEC = PipelineSpec(
                  "self_insight_result", "industry_research_result", "career_analysis_result", "agent_outputs",
                  "integrated_report", "user_feedback_history", "current_satisfaction", "career_goals", "final_plan",
                  "iteration_count", "plan_revision_count", "requires_user_input", "pending_questions"),
+    done_message="The run is complete: the Report tab has the integrated report and the final plan.",
 )

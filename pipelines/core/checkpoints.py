@@ -49,7 +49,9 @@ def open_checkpointer(url: str) -> CheckpointStore:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # One connection shared by Streamlit's script threads; SqliteSaver serialises access with its lock.
-            conn = sqlite3.connect(str(path), check_same_thread=False)
+            # WAL and a generous busy timeout: batch worker processes write to the same file.
+            conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             saver = SqliteSaver(conn)
             saver.setup()

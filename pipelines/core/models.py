@@ -153,8 +153,11 @@ class ModelGateway:
         return self.chat_model is None
 
     def structured(self, task: str, schema: type[T], messages: Sequence[BaseMessage],
-                   offline: Callable[[], T]) -> T:
-        """A schema-valid answer for `task`: from the offline engine, or the chat model."""
+                   offline: Callable[[], T], *, max_retries: int | None = None, fallback: bool | None = None) -> T:
+        """A schema-valid answer for `task`: from the offline engine, or the chat model.
+
+        `max_retries` and `fallback` override the settings for workflows that retry in the graph itself.
+        """
         if self.chat_model is None:
             return self._offline(task, offline)
         runnable = self.chat_model.with_structured_output(
@@ -168,7 +171,7 @@ class ModelGateway:
                 return parsed, raw
             return parse_structured(raw, schema), raw
 
-        return self._with_retries(task, attempt, offline)
+        return self._with_retries(task, attempt, offline, max_retries, fallback)
 
     def text(self, task: str, messages: Sequence[BaseMessage], offline: Callable[[], str]) -> str:
         if self.chat_model is None:
@@ -193,14 +196,17 @@ class ModelGateway:
         return result
 
     def _with_retries(self, task: str, attempt: Callable[[], tuple[Any, AIMessage | None]],
-                      offline: Callable[[], Any]) -> Any:
+                      offline: Callable[[], Any], max_retries: int | None = None,
+                      fallback: bool | None = None) -> Any:
+        retries = self.settings.max_retries if max_retries is None else max_retries
+        fallback = self.settings.fallback_to_offline if fallback is None else fallback
         node, task_id = _current_task()
         start = time.time()
         t0 = time.perf_counter()
         call = ModelCall(task=task, provider=self.provider, model=self.model_name, started_at=start,
                          latency_ms=0.0, attempts=0, node=node, task_id=task_id)
         last_error = "no attempt made"
-        for number in range(self.settings.max_retries + 1):
+        for number in range(retries + 1):
             call.attempts = number + 1
             try:
                 result, raw = attempt()
@@ -218,12 +224,12 @@ class ModelGateway:
                 self.ledger.record(call)
                 return result
             log.warning("model call %s attempt %d failed: %s", task, number + 1, last_error)
-            if number < self.settings.max_retries:
+            if number < retries:
                 self._sleep(self.settings.backoff_s * (2 ** number))
         call.ok = False
         call.error = last_error
         call.latency_ms = (time.perf_counter() - t0) * 1000
-        if self.settings.fallback_to_offline:
+        if fallback:
             call.fallback = True
             self.ledger.record(call)
             return self._offline(task, offline)

@@ -82,6 +82,7 @@ class PipelineSpec:
     counters: tuple[Counter, ...] = ()
     interrupts: tuple[InterruptSpec, ...] = ()
     field_order: tuple[str, ...] = ()
+    done_message: str = "The run is complete: the Report tab has its result."
 
     @property
     def scenarios_dir(self) -> Path:
@@ -135,7 +136,7 @@ CATALOG: tuple[WorkflowEntry, ...] = (
                   "Career counselors", "pipelines.career_navigator"),
     WorkflowEntry("flink_diagnosis", "Flink job diagnosis", "001_a5c4e987a87d8a7b.txt",
                   "Collect a failed job's exception, retrieve similar cases and docs, diagnose with retries, "
-                  "store the diagnosis and grow the knowledge base.", "Flink engineers", None),
+                  "store the diagnosis and grow the knowledge base.", "Flink engineers", "pipelines.flink_diagnosis"),
     WorkflowEntry("recruiter", "Open Recruiter", "002_8d2978cb7e8db8c5.txt",
                   "A router, a guarded chat graph and a planner/supervisor with six specialist agents, with a "
                   "human in the loop.", "Recruiters", None),

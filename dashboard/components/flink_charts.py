@@ -1,0 +1,85 @@
+"""Diagnosis results as a data frame and pure `make_*_figure(df)` plotly charts: categories, confidence, throughput."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+
+from dashboard.components.metrics_charts import empty_figure
+from pipelines.flink_diagnosis.categories import label
+from pipelines.flink_diagnosis.patterns import headline
+
+RESULT_COLUMNS = ["id", "job_id", "job_name", "status", "category", "category_label", "priority", "confidence",
+                  "root_cause", "headline", "attempts", "created_at", "updated_at"]
+PRIORITY_COLORS = {"high": "#d62728", "medium": "#ff7f0e", "low": "#2ca02c", "—": "#999999"}
+
+
+def results_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per exception with its diagnosis fields flattened (blank where there is no diagnosis)."""
+    records = []
+    for row in rows:
+        diagnosis = row.get("diagnosis") or {}
+        category = diagnosis.get("category") or ("unknown" if diagnosis else "")
+        records.append({
+            "id": row["id"], "job_id": row["job_id"], "job_name": row.get("job_name") or "",
+            "status": row["status"], "category": category, "category_label": label(category) if category else "—",
+            "priority": diagnosis.get("priority") or "—",
+            "confidence": float(diagnosis["confidence"]) if "confidence" in diagnosis else None,
+            "root_cause": diagnosis.get("root_cause") or row.get("error") or "",
+            "headline": headline(row.get("error_message") or "", 160), "attempts": row.get("attempts", 0),
+            "created_at": pd.to_datetime(row.get("created_at"), utc=True),
+            "updated_at": pd.to_datetime(row.get("updated_at"), utc=True)})
+    return pd.DataFrame(records, columns=RESULT_COLUMNS)
+
+
+def make_category_figure(df: pd.DataFrame) -> go.Figure:
+    """Diagnosed exceptions per root-cause category, stacked by priority."""
+    done = df[df["category"].astype(bool)] if not df.empty else df
+    if done.empty:
+        return empty_figure("No diagnoses yet")
+    counts = done.groupby(["category_label", "priority"]).size().reset_index(name="exceptions")
+    order = done["category_label"].value_counts().index.tolist()
+    figure = px.bar(counts, x="exceptions", y="category_label", color="priority", orientation="h",
+                    color_discrete_map=PRIORITY_COLORS, category_orders={"category_label": order})
+    figure.update_layout(height=max(260, 26 * len(order) + 80), yaxis_title=None, legend_title="priority",
+                         margin=dict(l=10, r=10, t=10, b=10))
+    return figure
+
+
+def make_confidence_figure(df: pd.DataFrame) -> go.Figure:
+    """How confident the diagnoses are, in tenths, coloured by priority."""
+    scored = df.dropna(subset=["confidence"]) if not df.empty else df
+    if scored.empty:
+        return empty_figure("No diagnoses yet")
+    figure = px.histogram(scored, x="confidence", color="priority", nbins=10, range_x=[0, 1],
+                          color_discrete_map=PRIORITY_COLORS)
+    figure.update_layout(height=280, bargap=0.05, yaxis_title="exceptions", margin=dict(l=10, r=10, t=10, b=10))
+    return figure
+
+
+def make_throughput_figure(df: pd.DataFrame, freq: str = "1min") -> go.Figure:
+    """Exceptions finished (completed or failed) per time bucket."""
+    finished = df[df["status"].isin(["completed", "failed"])] if not df.empty else df
+    if finished.empty:
+        return empty_figure("Nothing diagnosed yet")
+    buckets = (finished.set_index("updated_at").groupby("status").resample(freq).size()
+               .reset_index(name="exceptions"))
+    figure = px.bar(buckets, x="updated_at", y="exceptions", color="status",
+                    color_discrete_map={"completed": "#2ca02c", "failed": "#d62728"})
+    figure.update_layout(height=280, xaxis_title=None, margin=dict(l=10, r=10, t=10, b=10))
+    return figure
+
+
+def make_status_figure(counts: Mapping[str, int]) -> go.Figure:
+    """The queue by status."""
+    if not any(counts.values()):
+        return empty_figure("The queue is empty")
+    colors = {"pending": "#1f77b4", "in_progress": "#ff7f0e", "completed": "#2ca02c", "failed": "#d62728"}
+    figure = go.Figure(go.Bar(x=list(counts.values()), y=list(counts), orientation="h",
+                              marker_color=[colors.get(k, "#999") for k in counts]))
+    figure.update_layout(height=200, margin=dict(l=10, r=10, t=10, b=10))
+    return figure

@@ -1,0 +1,355 @@
+"""ReportLab document builder: CJK-aware text, a markdown subset, tables, charts, header and "Page N of M" footer."""
+
+from __future__ import annotations
+
+import functools
+import io
+import itertools
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, PageBreak, PageTemplate, Paragraph, Spacer, Table,
+                                TableStyle)
+
+from pipelines.core import pdf_charts as charts
+from pipelines.core.pdf_charts import CJK_FONT, INK, MUTED, font_for, is_wide
+
+__all__ = ["PdfDocument", "markup", "inline_markdown"]
+
+ACCENT = colors.HexColor("#1F3A5F")
+ZEBRA = colors.HexColor("#F3F5F8")
+LINE = colors.HexColor("#C9D0D9")
+CODE_BG = colors.HexColor("#F4F4F2")
+CELL_LIMIT = 1500  # a table row taller than a page cannot be laid out; nobody reads more in a cell anyway
+_CJK_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+_INLINE_RE = re.compile(r"(\*\*[^*\n]+?\*\*|`[^`\n]+`)")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_LIST_RE = re.compile(r"^\s*(?:[-*+]|(\d+)[.)])\s+(.*)$")
+
+
+@functools.cache
+def _register_fonts() -> None:
+    pdfmetrics.registerFont(UnicodeCIDFont(CJK_FONT))
+    # <b>/<i> around CJK text would otherwise fail: the CID font has no bold or italic face.
+    pdfmetrics.registerFontFamily(CJK_FONT, normal=CJK_FONT, bold=CJK_FONT, italic=CJK_FONT, boldItalic=CJK_FONT)
+
+
+def markup(text: Any) -> str:
+    """Plain text as paragraph markup: escaped, characters the standard fonts lack set in the CJK font."""
+    out, text = [], _CONTROL.sub("", str(text).replace("\r\n", "\n").replace("\r", "\n"))
+    for wide, run in itertools.groupby(text, key=is_wide):
+        chunk = escape("".join(run))
+        out.append(f'<font face="{CJK_FONT}">{chunk}</font>' if wide else chunk)
+    return "".join(out)
+
+
+def inline_markdown(text: str) -> str:
+    """**bold** and `code` as paragraph markup; everything else escaped."""
+    out = []
+    for part in _INLINE_RE.split(text):
+        if part.startswith("**") and part.endswith("**") and len(part) > 4:
+            out.append(f"<b>{markup(part[2:-2])}</b>")
+        elif part.startswith("`") and part.endswith("`") and len(part) > 2:
+            out.append(f'<font face="Courier" color="#8A2D3B">{markup(part[1:-1])}</font>')
+        else:
+            out.append(markup(part))
+    return "".join(out)
+
+
+def _lines(text: str) -> str:
+    return "<br/>".join(text.split("\n"))
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    body = ParagraphStyle("body", fontName="Helvetica", fontSize=9.5, leading=13.5, textColor=INK, alignment=TA_LEFT,
+                          spaceAfter=5)
+    return {
+        "body": body,
+        "small": ParagraphStyle("small", parent=body, fontSize=8, leading=10.5, spaceAfter=3),
+        "muted": ParagraphStyle("muted", parent=body, fontSize=8.5, leading=11.5, textColor=MUTED),
+        "cell": ParagraphStyle("cell", parent=body, fontSize=7.5, leading=9.5, spaceAfter=0),
+        "head": ParagraphStyle("head", parent=body, fontName="Helvetica-Bold", fontSize=7.5, leading=9.5,
+                               spaceAfter=0, textColor=colors.white),
+        "label": ParagraphStyle("label", parent=body, fontName="Helvetica-Bold", fontSize=8.5, leading=11.5,
+                                spaceAfter=0, textColor=MUTED),
+        "value": ParagraphStyle("value", parent=body, fontSize=9, leading=11.5, spaceAfter=0),
+        "bullet": ParagraphStyle("bullet", parent=body, leftIndent=14, bulletIndent=3, spaceAfter=2),
+        "code": ParagraphStyle("code", parent=body, fontName="Courier", fontSize=7.5, leading=9.5, backColor=CODE_BG,
+                               borderPadding=(4, 5, 4, 5), leftIndent=5, rightIndent=5, spaceBefore=4, spaceAfter=9),
+        "title": ParagraphStyle("title", parent=body, fontName="Helvetica-Bold", fontSize=19, leading=24,
+                                textColor=ACCENT, spaceAfter=3),
+        "subtitle": ParagraphStyle("subtitle", parent=body, fontSize=11, leading=15, textColor=MUTED, spaceAfter=8),
+        **{f"h{n}": ParagraphStyle(f"h{n}", parent=body, fontName="Helvetica-Bold", fontSize=size, leading=size * 1.3,
+                                   textColor=ACCENT, spaceBefore=before, spaceAfter=4, keepWithNext=1)
+           for n, size, before in ((1, 15, 12), (2, 12.5, 10), (3, 10.5, 7))},
+    }
+
+
+def _draw_text(canv: Canvas, x: float, y: float, text: str, size: float, font: str = "Helvetica",
+               anchor: str = "start", max_width: float | None = None) -> None:
+    """One line in the standard font with CJK runs switched to the CID font, clipped to max_width."""
+    if max_width:
+        text = charts.fit(text, CJK_FONT if font_for(text) == CJK_FONT else font, size, max_width)
+    runs = [(CJK_FONT if wide else font, "".join(r)) for wide, r in itertools.groupby(text, key=is_wide)]
+    total = sum(pdfmetrics.stringWidth(t, f, size) for f, t in runs)
+    x -= {"start": 0, "middle": total / 2, "end": total}[anchor]
+    for f, t in runs:
+        canv.setFont(f, size)
+        canv.drawString(x, y, t)
+        x += pdfmetrics.stringWidth(t, f, size)
+
+
+class _NumberedCanvas(Canvas):
+    """Holds every page until the end so the footer can say "Page N of M"."""
+
+    def __init__(self, *args: Any, chrome: Callable[[Canvas, int, int], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._chrome, self._pages = chrome, []
+
+    def showPage(self) -> None:
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        for number, state in enumerate(self._pages, 1):
+            self.__dict__.update(state)
+            self._chrome(self, number, len(self._pages))
+            super().showPage()
+        super().save()
+
+
+class _Template(BaseDocTemplate):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._outline_level = -1
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        entry = getattr(flowable, "outline", None)
+        if entry:
+            text, level = entry
+            # A viewer's outline cannot skip levels: an h3 straight after the title hangs under the last entry.
+            level = min(level, self._outline_level + 1)
+            key = f"h{id(flowable)}"
+            self.canv.bookmarkPage(key)
+            self.canv.addOutlineEntry(text, key, level=level)
+            self._outline_level = level
+
+
+class PdfDocument:
+    """A report assembled block by block and rendered once by build()."""
+
+    def __init__(self, title: str, subtitle: str | None = None, date: str | None = None, pagesize=A4,
+                 author: str = "Stepwise") -> None:
+        _register_fonts()
+        self.title, self.subtitle, self.date, self.pagesize, self.author = title, subtitle, date, pagesize, author
+        self.styles = _styles()
+        self.margin = 18 * mm
+        self.width = pagesize[0] - 2 * self.margin
+        self._story: list[Flowable] = []
+        self._pdf: bytes | None = None
+        self._para(markup(title), "title")
+        if subtitle:
+            self._para(markup(subtitle), "subtitle")
+
+    # text -------------------------------------------------------------------------------------
+    def _make(self, text: str, style: str, **kwargs: Any) -> Paragraph:
+        base = self.styles[style]
+        if _CJK_RE.search(text):
+            # CJK lines break between any two characters; a Latin word is still kept whole where possible.
+            base = ParagraphStyle(f"{style}-cjk", parent=base, wordWrap="CJK")
+        return Paragraph(text, base, **kwargs)
+
+    def _para(self, text: str, style: str, **kwargs: Any) -> Paragraph:
+        return self.add(self._make(text, style, **kwargs))
+
+    def add(self, flowable: Flowable) -> Flowable:
+        if self._pdf is not None:
+            raise RuntimeError("this PDF has been built; start a new PdfDocument to add more")
+        self._story.append(flowable)
+        return flowable
+
+    def heading(self, text: str, level: int = 1) -> None:
+        level = min(max(int(level), 1), 3)
+        para = self._para(markup(text), f"h{level}")
+        para.outline = (" ".join(str(text).split()), level - 1)
+
+    def paragraph(self, text: str, style: str = "body") -> None:
+        """Plain text (no markup is interpreted); line breaks are kept."""
+        self._para(_lines(markup(text)), style)
+
+    def bullets(self, items: Iterable[str], markdown: bool = False) -> None:
+        for item in items:
+            self._para(_lines(inline_markdown(item) if markdown else markup(item)), "bullet", bulletText="•")
+
+    def code(self, text: str, max_lines: int | None = None) -> None:
+        """Monospace text with its line breaks and indentation, long lines wrapped."""
+        lines = str(text).expandtabs(4).split("\n")
+        if max_lines and len(lines) > max_lines:
+            lines = lines[:max_lines] + [f"… {len(lines) - max_lines} more lines"]
+        # Pairs of spaces become "nbsp space" so indentation shows and lines may still break between words.
+        out = [markup(line).replace("  ", "&nbsp; ") for line in lines]
+        out = [("&nbsp;" + line[1:]) if line.startswith(" ") else line for line in out]
+        self._para("<br/>".join(out) or "&nbsp;", "code")
+
+    def markdown(self, md: str) -> None:
+        """#/##/### headings, paragraphs, - and 1. lists, **bold**, `code` and fenced code blocks."""
+        para: list[str] = []
+
+        def flush() -> None:
+            if para:
+                self._para(inline_markdown(" ".join(para)), "body")
+                para.clear()
+
+        lines = iter(str(md).splitlines())
+        for line in lines:
+            stripped = line.strip()
+            if stripped.startswith("```"):
+                flush()
+                self.code("\n".join(itertools.takewhile(lambda ln: not ln.strip().startswith("```"), lines)))
+            elif m := re.match(r"^(#{1,6})\s+(.*)$", stripped):
+                flush()
+                self.heading(m.group(2).strip("# "), min(len(m.group(1)), 3))
+            elif m := _LIST_RE.match(line):
+                flush()
+                bullet = f"{m.group(1)}." if m.group(1) else "•"
+                self._para(inline_markdown(m.group(2)), "bullet", bulletText=bullet)
+            elif not stripped:
+                flush()
+            else:
+                para.append(stripped)
+        flush()
+
+    def spacer(self, height: float = 8) -> None:
+        self.add(Spacer(1, height))
+
+    def page_break(self) -> None:
+        self.add(PageBreak())
+
+    # tables -----------------------------------------------------------------------------------
+    def _cell(self, value: Any, style: str = "cell") -> Paragraph:
+        text = "" if value is None else str(value)
+        if len(text) > CELL_LIMIT:
+            text = text[:CELL_LIMIT] + "…"
+        return self._make(_lines(markup(text)), style)
+
+    def _widths(self, header: Sequence[Any], rows: Sequence[Sequence[Any]],
+                col_widths: Sequence[float] | None) -> list[float]:
+        if col_widths:
+            # Fractions of the text width (summing to at most 1) or absolute points.
+            scale = self.width if sum(col_widths) <= 1.0001 else 1
+            return [w * scale for w in col_widths]
+        sample = rows[:200]
+        need = [max([len(str(h))] + [min(len(str(r[i] if i < len(r) else "")), 60) for r in sample]) + 2
+                for i, h in enumerate(header)]
+        return [self.width * n / sum(need) for n in need]
+
+    def table(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], col_widths: Sequence[float] | None = None,
+              zebra: bool = True, cell_colors: Mapping[tuple[int, int | None], Any] | None = None) -> Table:
+        """Wrapped cells; the header repeats on every page. cell_colors maps (row, col) of rows — col None for
+        the whole row — to a colour or "#hex"."""
+        widths = self._widths(header, rows, col_widths)
+        data = [[self._cell(h, "head") for h in header]]
+        data += [[self._cell(row[i] if i < len(row) else "") for i in range(len(header))] for row in rows]
+        style = [("BACKGROUND", (0, 0), (-1, 0), ACCENT), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                 ("LINEBELOW", (0, 0), (-1, -1), 0.4, LINE), ("TOPPADDING", (0, 0), (-1, -1), 3),
+                 ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("LEFTPADDING", (0, 0), (-1, -1), 4),
+                 ("RIGHTPADDING", (0, 0), (-1, -1), 4)]
+        if zebra and rows:
+            style.append(("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, ZEBRA]))
+        for (r, c), color in (cell_colors or {}).items():
+            color = colors.HexColor(color) if isinstance(color, str) else color
+            cells = ((0, r + 1), (-1, r + 1)) if c is None else ((c, r + 1), (c, r + 1))
+            style.append(("BACKGROUND", *cells, color))
+        table = Table(data, colWidths=widths, repeatRows=1, splitInRow=1, hAlign="LEFT")
+        table.setStyle(TableStyle(style))
+        self.add(table)
+        self.spacer(6)
+        return table
+
+    def key_values(self, items: Iterable[tuple[Any, Any]], label_width: float = 0.26) -> None:
+        data = [[self._cell(k, "label"), self._cell(v, "value")] for k, v in items]
+        if not data:
+            return
+        table = Table(data, colWidths=[self.width * label_width, self.width * (1 - label_width)], hAlign="LEFT",
+                      splitInRow=1)
+        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                   ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+                                   ("LINEBELOW", (0, 0), (-1, -1), 0.3, LINE)]))
+        self.add(table)
+        self.spacer(6)
+
+    # charts -----------------------------------------------------------------------------------
+    def _chart(self, drawing: Flowable) -> None:
+        self.add(drawing)
+        self.spacer(10)
+
+    def bar_chart(self, labels: Sequence[str], values: Sequence[float], title: str | None = None,
+                  width: float | None = None, height: float | None = None, horizontal: bool | None = None) -> None:
+        """Horizontal bars by default when labels are long or many (height then grows with the count)."""
+        width = width or self.width
+        if horizontal is None:
+            horizontal = len(labels) > 8 or any(len(str(t)) > 12 for t in labels)
+        self._chart(charts.horizontal_bars(labels, values, title, width, height) if horizontal
+                    else charts.vertical_bars(labels, values, title, width, height or 170))
+
+    def histogram(self, values: Sequence[float], bins: int = 10, title: str | None = None, width: float | None = None,
+                  height: float = 160, value_range: tuple[float, float] | None = None,
+                  fmt: Callable[[float], str] | None = None) -> None:
+        self._chart(charts.histogram(values, bins, title, width or self.width, height, value_range,
+                                     fmt or charts.number))
+
+    def pie_chart(self, labels: Sequence[str], values: Sequence[float], title: str | None = None,
+                  width: float | None = None, height: float = 160) -> None:
+        self._chart(charts.pie(labels, values, title, width or self.width, height))
+
+    def radar_chart(self, labels: Sequence[str], values: Sequence[float] | Mapping[str, Sequence[float]],
+                    title: str | None = None, width: float | None = None, height: float = 260,
+                    max_value: float = 100) -> None:
+        """values on a 0..max_value scale; a mapping of name → values draws several profiles with a legend."""
+        series = dict(values) if isinstance(values, Mapping) else {"": list(values)}
+        self._chart(charts.radar(labels, series, title, width or self.width, height, max_value))
+
+    # output -----------------------------------------------------------------------------------
+    def _chrome(self, canv: Canvas, page: int, pages: int) -> None:
+        w, h = self.pagesize
+        canv.saveState()
+        canv.setFillColor(MUTED)
+        top = h - self.margin + 16
+        date_w = pdfmetrics.stringWidth(self.date or "", "Helvetica", 8) + 12
+        _draw_text(canv, self.margin, top, self.title, 8, max_width=self.width - date_w)
+        if self.date:
+            _draw_text(canv, w - self.margin, top, self.date, 8, anchor="end")
+        canv.setStrokeColor(LINE)
+        canv.setLineWidth(0.5)
+        canv.line(self.margin, top - 5, w - self.margin, top - 5)
+        _draw_text(canv, w / 2, self.margin - 24, f"Page {page} of {pages}", 8, anchor="middle")
+        canv.restoreState()
+
+    def build(self) -> bytes:
+        if self._pdf is None:
+            buffer = io.BytesIO()
+            doc = _Template(buffer, pagesize=self.pagesize, leftMargin=self.margin, rightMargin=self.margin,
+                            topMargin=self.margin + 6, bottomMargin=self.margin, title=self.title,
+                            author=self.author, subject=self.subtitle or "", creator="Stepwise")
+            frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body")
+            doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+            doc.build(self._story or [Spacer(1, 1)], canvasmaker=functools.partial(_NumberedCanvas,
+                                                                                  chrome=self._chrome))
+            self._pdf = buffer.getvalue()
+        return self._pdf
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.write_bytes(self.build())
+        return path

@@ -1,0 +1,171 @@
+"""`python -m pipelines flink enqueue|work|results|reindex`: the exception queue from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from pipelines.core.registry import InvalidInput
+from pipelines.core.settings import Settings, load_settings
+from pipelines.flink_diagnosis.schemas import DiagnosisOutput
+
+RESULT_FIELDS = ("exception_id", "job_id", "job_name", "status", "attempts", "updated_at",
+                 *DiagnosisOutput.model_fields, "error")
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr: done of total, failures and the rate."""
+
+    def __init__(self, total: int, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.total, self.stream, self.width = max(total, 1), stream, width
+        self.started = time.perf_counter()
+
+    def show(self, done: int, note: str = "") -> None:
+        filled = int(self.width * min(done, self.total) / self.total)
+        rate = done / max(time.perf_counter() - self.started, 1e-6)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} {note} "
+                          f"{rate:5.1f}/s ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return load_settings(data_dir=args.data_dir, db_url=args.db_url, chroma_url=args.chroma_url,
+                         provider=getattr(args, "provider", None), model=getattr(args, "model", None),
+                         base_url=getattr(args, "base_url", None))
+
+
+def cmd_enqueue(args: argparse.Namespace) -> int:
+    from pipelines.flink_diagnosis.intake import parse_jsonl
+    from pipelines.flink_diagnosis.services import open_store
+
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise InvalidInput(f"file not found: {path}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}") from exc
+    intake = parse_jsonl(text)
+    for error in intake.errors:
+        print(f"{path}:{error}", file=sys.stderr)
+    ids = open_store(_settings(args)).add_many(intake.exceptions) if intake.exceptions else []
+    print(json.dumps({"enqueued": len(ids), "rejected": len(intake.errors),
+                      "first_id": ids[0] if ids else None, "last_id": ids[-1] if ids else None}))
+    return 0 if ids or not intake.errors else 1
+
+
+def cmd_work(args: argparse.Namespace) -> int:
+    from pipelines.flink_diagnosis.services import open_flink_knowledge, open_store
+    from pipelines.flink_diagnosis.worker import run_workers
+
+    settings = _settings(args)
+    knowledge = open_flink_knowledge(settings)
+    if knowledge.needs_index():
+        bar: dict[str, ProgressBar] = {}
+
+        def indexing(what: str, done: int, total: int) -> None:
+            bar.setdefault(what, ProgressBar(total)).show(done, f"indexing {what}")
+        knowledge.ensure_indexed(indexing)
+        for each in bar.values():
+            each.close()
+    counts = open_store(settings).count_by_status()
+    start_done = counts["completed"] + counts["failed"]
+    total = counts["pending"] + counts["in_progress"]
+    if args.limit is not None:
+        total = min(total, args.limit)
+    progress = ProgressBar(total)
+
+    def show(now: dict[str, int]) -> None:
+        progress.show(now["completed"] + now["failed"] - start_done, f"failed {now['failed']}")
+
+    started = time.perf_counter()
+    reports = run_workers(settings, args.workers, until_empty=args.until_empty or args.limit is not None,
+                          limit=args.limit, progress=show)
+    progress.close()
+    elapsed = time.perf_counter() - started
+    completed = sum(r.completed for r in reports)
+    failed = sum(r.failed for r in reports)
+    print(json.dumps({"workers": args.workers, "completed": completed, "failed": failed,
+                      "seconds": round(elapsed, 2), "per_second": round((completed + failed) / max(elapsed, 1e-6), 2)}))
+    return 0
+
+
+def result_row(row: dict[str, Any]) -> dict[str, Any]:
+    diagnosis = row.get("diagnosis") or {}
+    out = {"exception_id": row["id"], "job_id": row["job_id"], "job_name": row.get("job_name"),
+           "status": row["status"], "attempts": row.get("attempts"), "updated_at": str(row.get("updated_at") or ""),
+           "error": row.get("error")}
+    for name in DiagnosisOutput.model_fields:
+        out[name] = diagnosis.get(name)
+    return out
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    from pipelines.flink_diagnosis.services import open_store
+
+    rows = (result_row(row) for row in open_store(_settings(args)).iter_results(status=args.status))
+    out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+    try:
+        if args.format == "csv":
+            writer = csv.DictWriter(out, fieldnames=RESULT_FIELDS)
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({k: "; ".join(v) if isinstance(v, list) else v for k, v in row.items()})
+        else:
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    finally:
+        if args.output:
+            out.close()
+    return 0
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    from pipelines.flink_diagnosis.services import open_flink_knowledge
+
+    knowledge = open_flink_knowledge(_settings(args))
+    bars: dict[str, ProgressBar] = {}
+    knowledge.reindex(lambda what, done, total: bars.setdefault(what, ProgressBar(total)).show(done, what))
+    for bar in bars.values():
+        bar.close()
+    print(json.dumps({"cases": knowledge.kb.count("flink_cases"), "docs": knowledge.kb.count("flink_docs")}))
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    flink = sub.add_parser("flink", help="the Flink exception queue: enqueue, work, results, reindex")
+    commands = flink.add_subparsers(dest="flink_command", required=True)
+
+    def common(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        parser.add_argument("--db-url", help="SQLAlchemy URL of the queue (default: SQLite in the data dir)")
+        parser.add_argument("--data-dir", help="where the SQLite files and embedded Chroma live (default ./data)")
+        parser.add_argument("--chroma-url", help="a shared Chroma server, http://host:port (default: embedded)")
+        return parser
+
+    enqueue = common(commands.add_parser("enqueue", help="add the exceptions of a .jsonl file to the queue"))
+    enqueue.add_argument("file")
+    enqueue.set_defaults(func=cmd_enqueue)
+    work = common(commands.add_parser("work", help="diagnose pending exceptions"))
+    work.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    work.add_argument("--until-empty", action="store_true", help="stop when the queue is empty (else keep polling)")
+    work.add_argument("--limit", type=int, help="diagnose at most this many exceptions")
+    work.add_argument("--provider", help="model provider (default: offline)")
+    work.add_argument("--model")
+    work.add_argument("--base-url")
+    work.set_defaults(func=cmd_work)
+    results = common(commands.add_parser("results", help="diagnoses as JSON lines or CSV"))
+    results.add_argument("--status", choices=("pending", "in_progress", "completed", "failed"))
+    results.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    results.add_argument("--output", help="write to this file instead of stdout")
+    results.set_defaults(func=cmd_results)
+    reindex = common(commands.add_parser("reindex", help="rebuild the knowledge base's Chroma collections"))
+    reindex.set_defaults(func=cmd_reindex)

@@ -1,0 +1,69 @@
+"""Pydantic schemas: the model's DiagnosisOutput, a submitted exception and the run input."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pipelines.flink_diagnosis.categories import CATEGORY_IDS, UNKNOWN
+
+MAX_MESSAGE_CHARS = 65_000
+
+
+class DiagnosisOutput(BaseModel):
+    """Seed §3.3's structured output, plus the root-cause category."""
+
+    root_cause: str = Field(description="The root cause in one or two sentences")
+    detailed_analysis: str = Field(description="How the evidence in the error and the context leads to the cause")
+    suggested_fix: str = Field(description="Concrete steps, naming Flink configuration keys where they apply")
+    priority: Literal["high", "medium", "low"]
+    confidence: float = Field(ge=0.0, le=1.0)
+    related_docs: list[str] = Field(default_factory=list, description="Titles or URLs of the documents used")
+    category: str = Field(default=UNKNOWN, description="One of the root-cause categories, or 'unknown'")
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def known_category(cls, value: Any) -> str:
+        text = str(value or "").strip().lower()
+        return text if text in CATEGORY_IDS else UNKNOWN
+
+    @field_validator("priority", mode="before")
+    @classmethod
+    def lower_priority(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+
+class SubmittedException(BaseModel):
+    """One job exception as an engineer or a monitoring system hands it in (a `.jsonl` line)."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    job_id: str = Field(min_length=1, max_length=128)
+    error_message: str = Field(min_length=1)
+    job_name: Optional[str] = Field(default=None, max_length=256)
+    error_type: Optional[str] = Field(default=None, max_length=128)
+    job_config: Optional[dict[str, Any]] = None
+
+    @field_validator("job_id", mode="before")
+    @classmethod
+    def id_as_text(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int) else value
+
+    @field_validator("error_message")
+    @classmethod
+    def bounded_message(cls, value: str) -> str:
+        # Over-long traces keep their head, where Flink puts the exception and its first causes.
+        if len(value) > MAX_MESSAGE_CHARS:
+            return value[:MAX_MESSAGE_CHARS] + "\n… [truncated]"
+        return value
+
+
+class RunInput(BaseModel):
+    """A studio run: an exception of the queue by id, a new exception, or (neither) the next pending one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exception_id: Optional[int] = Field(default=None, ge=1)
+    exception: Optional[SubmittedException] = None
+    worker_id: Optional[str] = Field(default=None, max_length=128)

@@ -18,7 +18,7 @@ try:
     st.caption(f"{len(filtered)} of {len(frame)} diagnosed exceptions match the filters.")
     render_result_charts(filtered)
     selected = render_result_table(filtered)
-    by_id = {row["id"]: row for row in rows}
+    by_id = {row["exception_id"]: row for row in rows}
     render_exports(filtered, [by_id[i] for i in filtered["id"]], by_id.get(selected) if selected else None, filters)
 except services.STORAGE_ERRORS as exc:
     services.storage_failure(exc)

@@ -25,7 +25,7 @@ def results_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
         diagnosis = row.get("diagnosis") or {}
         category = diagnosis.get("category") or ("unknown" if diagnosis else "")
         records.append({
-            "id": row["id"], "job_id": row["job_id"], "job_name": row.get("job_name") or "",
+            "id": row["exception_id"], "job_id": row["job_id"], "job_name": row.get("job_name") or "",
             "status": row["status"], "category": category, "category_label": label(category) if category else "—",
             "priority": diagnosis.get("priority") or "—",
             "confidence": float(diagnosis["confidence"]) if "confidence" in diagnosis else None,

@@ -141,19 +141,19 @@ def render_queue_table() -> None:
         return
     row = rows[selected[0]]
     with st.container(border=True):
-        st.markdown(f"**Exception {row['id']}** · job `{row['job_id']}` {row.get('job_name') or ''} · "
+        st.markdown(f"**Exception {row['exception_id']}** · job `{row['job_id']}` {row.get('job_name') or ''} · "
                     f"status `{row['status']}` · {row.get('attempts', 0)} attempt(s)")
         st.code(row["error_message"][:5000], language=None, wrap_lines=True)
         if row.get("error"):
             st.error(row["error"])
         actions = st.columns(3)
         if actions[0].button("Step through in the studio ▶", key="flink_queue_open", type="primary"):
-            open_in_studio(int(row["id"]))
+            open_in_studio(int(row["exception_id"]))
         if actions[1].button("Back to pending", key="flink_queue_requeue", disabled=row["status"] == "pending"):
-            services.flink_store().requeue(int(row["id"]))
+            services.flink_store().requeue(int(row["exception_id"]))
             st.rerun()
         with actions[2].popover("Delete…"):
             st.caption("The exception and its diagnosis are removed from the queue for good.")
-            if st.button(f"Delete exception {row['id']}", key="flink_queue_delete", type="primary"):
-                services.flink_store().delete_exception(int(row["id"]))
+            if st.button(f"Delete exception {row['exception_id']}", key="flink_queue_delete", type="primary"):
+                services.flink_store().delete_exception(int(row["exception_id"]))
                 st.rerun()

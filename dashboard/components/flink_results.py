@@ -73,10 +73,10 @@ def render_exports(frame: pd.DataFrame, rows: list[dict[str, Any]], selected: di
     from pipelines.flink_diagnosis.pdf_report import diagnosis_pdf
 
     if selected is not None:
-        st.markdown(f"#### Exception {selected['id']} · job `{selected['job_id']}`")
+        st.markdown(f"#### Exception {selected['exception_id']} · job `{selected['job_id']}`")
         render_diagnosis_card(selected.get("diagnosis"), selected.get("error"))
         st.download_button("Download this diagnosis as PDF", data=diagnosis_pdf([selected]),
-                           file_name=f"flink-diagnosis-{selected['id']}.pdf", mime="application/pdf",
+                           file_name=f"flink-diagnosis-{selected['exception_id']}.pdf", mime="application/pdf",
                            key="flink_results_pdf_one")
     st.markdown("#### Export the filtered results")
     cols = st.columns(2)

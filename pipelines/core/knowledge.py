@@ -111,12 +111,9 @@ def _units(text: str) -> Counter[str]:
 
 
 class _Embedding(EmbeddingFunction[Documents]):
-    """What KnowledgeBase needs from an embedding: `embed`, `model_name`, and chroma's protocol."""
+    """What KnowledgeBase needs from an embedding: `embed(texts) -> np.ndarray`, `model_name`, chroma's protocol."""
 
     model_name: str
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        raise NotImplementedError
 
     def __call__(self, input: Documents) -> Embeddings:
         return list(self.embed(list(input)))
@@ -278,10 +275,6 @@ class KnowledgeBase:
         with self._guard(f"open collection {name!r}"):
             return self._open(name, create=True)
 
-    def collections(self) -> list[str]:
-        with self._guard("list collections"):
-            return sorted(c.name for c in self.client.list_collections())
-
     def upsert(self, name: str, ids: Sequence[str], documents: Sequence[str],
                metadatas: Sequence[dict[str, Any] | None] | None = None, batch_size: int = 256,
                progress: Callable[[int, int], None] | None = None, embeddings: np.ndarray | None = None) -> int:
@@ -315,7 +308,7 @@ class KnowledgeBase:
             vector = np.asarray(self.embedder.embed_query([query]), dtype=np.float32)
             res = coll.query(query_embeddings=vector, n_results=k, where=_where(where),
                              include=["documents", "metadatas", "distances"])
-        return [Hit(id, doc or "", dict(meta or {}), 1.0 - float(dist)) for id, doc, meta, dist
+        return [Hit(hit_id, doc or "", dict(meta or {}), 1.0 - float(dist)) for hit_id, doc, meta, dist
                 in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0])]
 
     def count(self, name: str) -> int:
@@ -332,8 +325,8 @@ class KnowledgeBase:
                 return []
             res = coll.get(ids=list(ids) if ids is not None else None, where=_where(where), limit=limit,
                            offset=offset, include=["documents", "metadatas"])
-        return [{"id": id, "document": doc or "", "metadata": dict(meta or {})}
-                for id, doc, meta in zip(res["ids"], res["documents"], res["metadatas"])]
+        return [{"id": doc_id, "document": doc or "", "metadata": dict(meta or {})}
+                for doc_id, doc, meta in zip(res["ids"], res["documents"], res["metadatas"])]
 
     def delete_collection(self, name: str) -> None:
         with self._guard(f"delete collection {name!r}"):
@@ -351,21 +344,16 @@ class KnowledgeBase:
         getattr(self.client, "close", lambda: None)()
 
 
-def _server_address(url: str) -> tuple[str, int, bool, str]:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise KnowledgeStoreError(f"unsupported Chroma URL scheme {parts.scheme!r}: use http://host:port")
-    ssl, port = parts.scheme == "https", parts.port or (443 if parts.scheme == "https" else 8000)
-    # The label leaves out any user:password@ so it can go in messages and logs.
-    return parts.hostname, port, ssl, f"{parts.scheme}://{parts.hostname}:{port}"
-
-
 def open_knowledge(settings: Settings, embedder: _Embedding | None = None) -> KnowledgeBase:
     """Embedded Chroma under the data dir, or the Chroma server `settings.chroma_url` names."""
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
     embedder = embedder or make_embedder(settings)
     if settings.chroma_url:
-        host, port, ssl, label = _server_address(settings.chroma_url)
+        url = urlsplit(settings.chroma_url.strip())
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise KnowledgeStoreError(f"unsupported Chroma URL scheme {url.scheme!r}: use http://host:port")
+        host, ssl, port = url.hostname, url.scheme == "https", url.port or (443 if url.scheme == "https" else 8000)
+        label = f"{url.scheme}://{host}:{port}"  # without any user:password@, so it can go in messages
         try:
             # Chroma's HTTP client has no timeouts: probe first so a dead host fails in seconds, not minutes.
             socket.create_connection((host, port), timeout=min(settings.timeout_s, 5.0)).close()

@@ -12,18 +12,17 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, PageBreak, PageTemplate, Paragraph, Spacer, Table,
-                                TableStyle)
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, PageBreak, PageTemplate, Paragraph,
+                                Spacer, Table, TableStyle)
 
 from pipelines.core import pdf_charts as charts
-from pipelines.core.pdf_charts import CJK_FONT, INK, MUTED, font_for, is_wide
+from pipelines.core.pdf_charts import CJK_FONT, INK, MUTED, is_wide, printable
 
 __all__ = ["PdfDocument", "markup", "inline_markdown"]
 
@@ -34,7 +33,6 @@ CODE_BG = colors.HexColor("#F4F4F2")
 CELL_LIMIT = 1500  # a table row taller than a page cannot be laid out; nobody reads more in a cell anyway
 _CJK_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 _INLINE_RE = re.compile(r"(\*\*[^*\n]+?\*\*|`[^`\n]+`)")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LIST_RE = re.compile(r"^\s*(?:[-*+]|(\d+)[.)])\s+(.*)$")
 
 
@@ -47,8 +45,8 @@ def _register_fonts() -> None:
 
 def markup(text: Any) -> str:
     """Plain text as paragraph markup: escaped, characters the standard fonts lack set in the CJK font."""
-    out, text = [], _CONTROL.sub("", str(text).replace("\r\n", "\n").replace("\r", "\n"))
-    for wide, run in itertools.groupby(text, key=is_wide):
+    out = []
+    for wide, run in itertools.groupby(printable(text), key=is_wide):
         chunk = escape("".join(run))
         out.append(f'<font face="{CJK_FONT}">{chunk}</font>' if wide else chunk)
     return "".join(out)
@@ -61,7 +59,7 @@ def inline_markdown(text: str) -> str:
         if part.startswith("**") and part.endswith("**") and len(part) > 4:
             out.append(f"<b>{markup(part[2:-2])}</b>")
         elif part.startswith("`") and part.endswith("`") and len(part) > 2:
-            out.append(f'<font face="Courier" color="#8A2D3B">{markup(part[1:-1])}</font>')
+            out.append(f'<font face="Courier" size="-1" color="#8A2D3B">{markup(part[1:-1])}</font>')
         else:
             out.append(markup(part))
     return "".join(out)
@@ -72,61 +70,26 @@ def _lines(text: str) -> str:
 
 
 def _styles() -> dict[str, ParagraphStyle]:
-    body = ParagraphStyle("body", fontName="Helvetica", fontSize=9.5, leading=13.5, textColor=INK, alignment=TA_LEFT,
-                          spaceAfter=5)
-    return {
-        "body": body,
-        "small": ParagraphStyle("small", parent=body, fontSize=8, leading=10.5, spaceAfter=3),
-        "muted": ParagraphStyle("muted", parent=body, fontSize=8.5, leading=11.5, textColor=MUTED),
-        "cell": ParagraphStyle("cell", parent=body, fontSize=7.5, leading=9.5, spaceAfter=0),
-        "head": ParagraphStyle("head", parent=body, fontName="Helvetica-Bold", fontSize=7.5, leading=9.5,
-                               spaceAfter=0, textColor=colors.white),
-        "label": ParagraphStyle("label", parent=body, fontName="Helvetica-Bold", fontSize=8.5, leading=11.5,
-                                spaceAfter=0, textColor=MUTED),
-        "value": ParagraphStyle("value", parent=body, fontSize=9, leading=11.5, spaceAfter=0),
-        "bullet": ParagraphStyle("bullet", parent=body, leftIndent=14, bulletIndent=3, spaceAfter=2),
-        "code": ParagraphStyle("code", parent=body, fontName="Courier", fontSize=7.5, leading=9.5, backColor=CODE_BG,
-                               borderPadding=(4, 5, 4, 5), leftIndent=5, rightIndent=5, spaceBefore=4, spaceAfter=9),
-        "title": ParagraphStyle("title", parent=body, fontName="Helvetica-Bold", fontSize=19, leading=24,
-                                textColor=ACCENT, spaceAfter=3),
-        "subtitle": ParagraphStyle("subtitle", parent=body, fontSize=11, leading=15, textColor=MUTED, spaceAfter=8),
-        **{f"h{n}": ParagraphStyle(f"h{n}", parent=body, fontName="Helvetica-Bold", fontSize=size, leading=size * 1.3,
-                                   textColor=ACCENT, spaceBefore=before, spaceAfter=4, keepWithNext=1)
-           for n, size, before in ((1, 15, 12), (2, 12.5, 10), (3, 10.5, 7))},
-    }
+    body = ParagraphStyle("body", fontName="Helvetica", fontSize=9.5, leading=13.5, textColor=INK, spaceAfter=5)
 
+    def style(name: str, **kw: Any) -> ParagraphStyle:
+        return ParagraphStyle(name, parent=body, **kw)
 
-def _draw_text(canv: Canvas, x: float, y: float, text: str, size: float, font: str = "Helvetica",
-               anchor: str = "start", max_width: float | None = None) -> None:
-    """One line in the standard font with CJK runs switched to the CID font, clipped to max_width."""
-    if max_width:
-        text = charts.fit(text, CJK_FONT if font_for(text) == CJK_FONT else font, size, max_width)
-    runs = [(CJK_FONT if wide else font, "".join(r)) for wide, r in itertools.groupby(text, key=is_wide)]
-    total = sum(pdfmetrics.stringWidth(t, f, size) for f, t in runs)
-    x -= {"start": 0, "middle": total / 2, "end": total}[anchor]
-    for f, t in runs:
-        canv.setFont(f, size)
-        canv.drawString(x, y, t)
-        x += pdfmetrics.stringWidth(t, f, size)
-
-
-class _NumberedCanvas(Canvas):
-    """Holds every page until the end so the footer can say "Page N of M"."""
-
-    def __init__(self, *args: Any, chrome: Callable[[Canvas, int, int], None], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._chrome, self._pages = chrome, []
-
-    def showPage(self) -> None:
-        self._pages.append(dict(self.__dict__))
-        self._startPage()
-
-    def save(self) -> None:
-        for number, state in enumerate(self._pages, 1):
-            self.__dict__.update(state)
-            self._chrome(self, number, len(self._pages))
-            super().showPage()
-        super().save()
+    flat = {"spaceAfter": 0}
+    return {"body": body, "small": style("small", fontSize=8, leading=10.5, spaceAfter=3),
+            "muted": style("muted", fontSize=8.5, leading=11.5, textColor=MUTED),
+            "cell": style("cell", fontSize=7.5, leading=9.5, **flat),
+            "head": style("head", fontName="Helvetica-Bold", fontSize=7.5, leading=9.5, textColor=colors.white, **flat),
+            "label": style("label", fontName="Helvetica-Bold", fontSize=8.5, leading=11.5, textColor=MUTED, **flat),
+            "value": style("value", fontSize=9, leading=11.5, **flat),
+            "bullet": style("bullet", leftIndent=14, bulletIndent=3, spaceAfter=2),
+            "code": style("code", fontName="Courier", fontSize=7.5, leading=9.5, backColor=CODE_BG, leftIndent=5,
+                          rightIndent=5, borderPadding=(4, 5, 4, 5), spaceBefore=4, spaceAfter=9),
+            "title": style("title", fontName="Helvetica-Bold", fontSize=19, leading=24, textColor=ACCENT, spaceAfter=3),
+            "subtitle": style("subtitle", fontSize=11, leading=15, textColor=MUTED, spaceAfter=8),
+            **{f"h{n}": style(f"h{n}", fontName="Helvetica-Bold", fontSize=size, leading=size * 1.3, textColor=ACCENT,
+                              spaceBefore=before, spaceAfter=4) for n, size, before in ((1, 15, 12), (2, 12.5, 10),
+                                                                                         (3, 10.5, 7))}}
 
 
 class _Template(BaseDocTemplate):
@@ -181,6 +144,8 @@ class PdfDocument:
 
     def heading(self, text: str, level: int = 1) -> None:
         level = min(max(int(level), 1), 3)
+        # Not keepWithNext: that moves a heading and a block taller than the rest of the page to a new page.
+        self.add(CondPageBreak(70))
         para = self._para(markup(text), f"h{level}")
         para.outline = (" ".join(str(text).split()), level - 1)
 
@@ -237,10 +202,11 @@ class PdfDocument:
         self.add(PageBreak())
 
     # tables -----------------------------------------------------------------------------------
-    def _cell(self, value: Any, style: str = "cell") -> Paragraph:
+    def _cell(self, value: Any, style: str = "cell", md: bool = False) -> Paragraph:
         text = "" if value is None else str(value)
-        if len(text) > CELL_LIMIT:
-            text = text[:CELL_LIMIT] + "…"
+        text = text if len(text) <= CELL_LIMIT else text[:CELL_LIMIT] + "…"
+        if md:  # a cell holds no block markup: list items become bullet characters on their own lines
+            return self._make(_lines(inline_markdown(re.sub(r"(?m)^\s*[-*+]\s+", "• ", text))), style)
         return self._make(_lines(markup(text)), style)
 
     def _widths(self, header: Sequence[Any], rows: Sequence[Sequence[Any]],
@@ -277,8 +243,9 @@ class PdfDocument:
         self.spacer(6)
         return table
 
-    def key_values(self, items: Iterable[tuple[Any, Any]], label_width: float = 0.26) -> None:
-        data = [[self._cell(k, "label"), self._cell(v, "value")] for k, v in items]
+    def key_values(self, items: Iterable[tuple[Any, Any]], label_width: float = 0.26, markdown: bool = False) -> None:
+        """Label and value rows; markdown=True renders **bold**, `code` and - items in the values."""
+        data = [[self._cell(k, "label"), self._cell(v, "value", markdown)] for k, v in items]
         if not data:
             return
         table = Table(data, colWidths=[self.width * label_width, self.width * (1 - label_width)], hAlign="LEFT",
@@ -327,13 +294,13 @@ class PdfDocument:
         canv.setFillColor(MUTED)
         top = h - self.margin + 16
         date_w = pdfmetrics.stringWidth(self.date or "", "Helvetica", 8) + 12
-        _draw_text(canv, self.margin, top, self.title, 8, max_width=self.width - date_w)
+        charts.draw_text(canv, self.margin, top, self.title, 8, max_width=self.width - date_w)
         if self.date:
-            _draw_text(canv, w - self.margin, top, self.date, 8, anchor="end")
+            charts.draw_text(canv, w - self.margin, top, self.date, 8, anchor="end")
         canv.setStrokeColor(LINE)
         canv.setLineWidth(0.5)
         canv.line(self.margin, top - 5, w - self.margin, top - 5)
-        _draw_text(canv, w / 2, self.margin - 24, f"Page {page} of {pages}", 8, anchor="middle")
+        charts.draw_text(canv, w / 2, self.margin - 24, f"Page {page} of {pages}", 8, anchor="middle")
         canv.restoreState()
 
     def build(self) -> bytes:
@@ -344,12 +311,11 @@ class PdfDocument:
                             author=self.author, subject=self.subtitle or "", creator="Stepwise")
             frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body")
             doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
-            doc.build(self._story or [Spacer(1, 1)], canvasmaker=functools.partial(_NumberedCanvas,
+            doc.build(self._story or [Spacer(1, 1)], canvasmaker=functools.partial(charts.NumberedCanvas,
                                                                                   chrome=self._chrome))
             self._pdf = buffer.getvalue()
         return self._pdf
 
     def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.write_bytes(self.build())
-        return path
+        Path(path).write_bytes(self.build())
+        return Path(path)

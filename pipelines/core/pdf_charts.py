@@ -1,13 +1,17 @@
-"""Charts for the PDF builder, drawn with reportlab.graphics shapes: bars, histogram, pie and radar."""
+"""Drawing for the PDF builder: charts from reportlab.graphics shapes, and page text in mixed fonts."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, Rect, String, Wedge
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 
 CJK_FONT = "STSong-Light"
 PALETTE = [colors.HexColor(c) for c in ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#EECA3B",
@@ -15,6 +19,15 @@ PALETTE = [colors.HexColor(c) for c in ("#4C78A8", "#F58518", "#54A24B", "#E4575
 GRID = colors.HexColor("#D9DEE5")
 INK = colors.HexColor("#333A44")
 MUTED = colors.HexColor("#6B7480")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
+
+
+def printable(text: object) -> str:
+    """Text without control characters; emoji and other non-BMP characters as a box."""
+    text = _CONTROL.sub("", str(text).replace("\r\n", "\n").replace("\r", "\n"))
+    # The CID font is addressed in UCS-2: such a character would come out as two unrelated glyphs.
+    return _ASTRAL.sub("\u25a1", text)
 
 
 def is_wide(ch: str) -> bool:
@@ -44,8 +57,9 @@ def fit(text: str, font: str, size: float, width: float) -> str:
 
 def label(x: float, y: float, text: str, size: float = 7.5, anchor: str = "start", width: float | None = None,
           bold: bool = False, color=INK) -> String:
-    font = font_for(str(text), bold)
-    text = fit(text, font, size, width) if width else str(text)
+    text = printable(text)
+    font = font_for(text, bold)
+    text = fit(text, font, size, width) if width else text
     return String(x, y, text, fontName=font, fontSize=size, fillColor=color, textAnchor=anchor)
 
 
@@ -194,7 +208,7 @@ def radar(labels: Sequence[str], series: Mapping[str, Sequence[float]], title: s
         if len(values) != n:
             raise ValueError(f"radar series {name!r} has {len(values)} values for {n} axes")
     drawing, top = _canvas(width, height, title)
-    legend_h = 14 if len(series) > 1 else 0
+    legend_h = 20 if len(series) > 1 else 0
     label_w = min(90, width * 0.22)
     r = max(20, min((top - legend_h) / 2 - 16, width / 2 - label_w - 8))
     cx, cy = width / 2, legend_h + (top - legend_h) / 2
@@ -238,3 +252,38 @@ def _legend(drawing: Drawing, names: Sequence[str], y: float) -> None:
         drawing.add(Rect(x, y, 8, 8, fillColor=PALETTE[k % len(PALETTE)], strokeColor=None))
         drawing.add(label(x + 12, y + 1, name, 7.5, width=w - 16))
         x += w
+
+
+def draw_text(canv: Canvas, x: float, y: float, text: str, size: float, font: str = "Helvetica",
+              anchor: str = "start", max_width: float | None = None) -> None:
+    """One line in the standard font with CJK runs switched to the CID font, clipped to max_width."""
+    text = " ".join(printable(text).split())
+    if max_width:
+        text = fit(text, CJK_FONT if font_for(text) == CJK_FONT else font, size, max_width)
+    runs = [(CJK_FONT if wide else font, "".join(r)) for wide, r in itertools.groupby(text, key=is_wide)]
+    total = sum(stringWidth(t, f, size) for f, t in runs)
+    # One text object for all runs, so the line reads back as one string when text is extracted.
+    line = canv.beginText(x - {"start": 0, "middle": total / 2, "end": total}[anchor], y)
+    for f, t in runs:
+        line.setFont(f, size)
+        line.textOut(t)
+    canv.drawText(line)
+
+
+class NumberedCanvas(Canvas):
+    """Holds every page until the end so the footer can say "Page N of M"."""
+
+    def __init__(self, *args: Any, chrome: Callable[[Canvas, int, int], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._chrome, self._pages = chrome, []
+
+    def showPage(self) -> None:
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        for number, state in enumerate(self._pages, 1):
+            self.__dict__.update(state)
+            self._chrome(self, number, len(self._pages))
+            super().showPage()
+        super().save()

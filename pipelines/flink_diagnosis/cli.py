@@ -21,15 +21,14 @@ RESULT_FIELDS = ("exception_id", "job_id", "job_name", "status", "attempts", "up
 class ProgressBar:
     """A one-line progress bar on stderr: done of total, failures and the rate."""
 
-    def __init__(self, total: int, stream: TextIO = sys.stderr, width: int = 30) -> None:
-        self.total, self.stream, self.width = max(total, 1), stream, width
+    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30, rate: bool = True) -> None:
+        self.total, self.stream, self.width, self.rate = max(total, 1), stream or sys.stderr, width, rate
         self.started = time.perf_counter()
 
     def show(self, done: int, note: str = "") -> None:
         filled = int(self.width * min(done, self.total) / self.total)
-        rate = done / max(time.perf_counter() - self.started, 1e-6)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} {note} "
-                          f"{rate:5.1f}/s ")
+        rate = f"{done / max(time.perf_counter() - self.started, 1e-6):5.1f}/s" if self.rate else ""
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} {note} {rate} ")
         self.stream.flush()
 
     def close(self) -> None:
@@ -73,7 +72,7 @@ def cmd_work(args: argparse.Namespace) -> int:
         bar: dict[str, ProgressBar] = {}
 
         def indexing(what: str, done: int, total: int) -> None:
-            bar.setdefault(what, ProgressBar(total)).show(done, f"indexing {what}")
+            bar.setdefault(what, ProgressBar(total, rate=False)).show(done, f"indexing {what}")
         knowledge.ensure_indexed(indexing)
         for each in bar.values():
             each.close()
@@ -101,7 +100,7 @@ def cmd_work(args: argparse.Namespace) -> int:
 
 def result_row(row: dict[str, Any]) -> dict[str, Any]:
     diagnosis = row.get("diagnosis") or {}
-    out = {"exception_id": row["id"], "job_id": row["job_id"], "job_name": row.get("job_name"),
+    out = {"exception_id": row["exception_id"], "job_id": row["job_id"], "job_name": row.get("job_name"),
            "status": row["status"], "attempts": row.get("attempts"), "updated_at": str(row.get("updated_at") or ""),
            "error": row.get("error")}
     for name in DiagnosisOutput.model_fields:
@@ -134,7 +133,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
     knowledge = open_flink_knowledge(_settings(args))
     bars: dict[str, ProgressBar] = {}
-    knowledge.reindex(lambda what, done, total: bars.setdefault(what, ProgressBar(total)).show(done, what))
+    knowledge.reindex(lambda what, done, total: bars.setdefault(what, ProgressBar(total, rate=False)).show(done, what))
     for bar in bars.values():
         bar.close()
     print(json.dumps({"cases": knowledge.kb.count("flink_cases"), "docs": knowledge.kb.count("flink_docs")}))

@@ -99,7 +99,7 @@ class FlinkKnowledge:
             for case in cases:
                 self.store.upsert_case({**case, "source": "shipped",
                                         "error_pattern": case.get("error_pattern") or
-                                        extract_error_pattern(case["error_message"])})
+                                        extract_error_pattern(case["error_message"])}, count_hit=False)
         accumulated = self.store.list_cases(source="accumulated", limit=100_000)
         ids = [c["case_id"] for c in cases] + [c["case_id"] for c in accumulated]
         documents = ([case_document(c.get("error_type"), c["error_message"]) for c in cases]

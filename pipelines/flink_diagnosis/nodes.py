@@ -36,7 +36,7 @@ def _find_submission(store: Any, submit: Mapping[str, Any], worker_id: str) -> i
     """The exception this run already enqueued, so a rewound collect does not enqueue it twice."""
     for row in store.list_exceptions(job_id=submit["job_id"], limit=50):
         if row["error_message"] == submit["error_message"] and row.get("claimed_by") == worker_id:
-            return int(row["id"])
+            return int(row["exception_id"])
     return None
 
 
@@ -68,10 +68,10 @@ def collect(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[str, 
     try:
         job = _claim(runtime.context, state.get("request") or {})
     except Exception as exc:  # noqa: BLE001 - §5.1: the route decides
-        return {"error": f"collect failed: {_describe(exc)}", "status": DiagnosisStatus.FAILED}
+        return {"error": f"collect failed: {_describe(exc)}", "status": DiagnosisStatus.FAILED.value}
     if job is None:
-        return {"job_info": None, "status": DiagnosisStatus.COMPLETED, "end_time": now_iso(), "error": None}
-    return {"job_info": job, "status": DiagnosisStatus.IN_PROGRESS, "error": None}
+        return {"job_info": None, "status": DiagnosisStatus.COMPLETED.value, "end_time": now_iso(), "error": None}
+    return {"job_info": job, "status": DiagnosisStatus.IN_PROGRESS.value, "error": None}
 
 
 @traceable(name="retrieve_knowledge")
@@ -137,7 +137,7 @@ def store(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[str, An
             return {"error": f"store failed: the claim on exception {job['exception_id']} was lost (lease expired)"}
     except Exception as exc:  # noqa: BLE001 - §5.1
         return {"error": f"store failed: {_describe(exc)}"}
-    return {"status": DiagnosisStatus.COMPLETED, "end_time": now_iso()}
+    return {"status": DiagnosisStatus.COMPLETED.value, "end_time": now_iso()}
 
 
 @traceable(name="accumulate_knowledge")
@@ -171,7 +171,7 @@ def handle_error(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[
                                        worker_id=job.get("claimed_by"))
         except Exception as exc:  # noqa: BLE001 - the queue's lease will hand it out again
             log.error("could not mark exception %s failed: %s", job["exception_id"], exc)
-    return {"status": DiagnosisStatus.FAILED, "end_time": now_iso()}
+    return {"status": DiagnosisStatus.FAILED.value, "end_time": now_iso()}
 
 
 def should_continue_after_collect(state: Mapping[str, Any]) -> str:

@@ -1,0 +1,82 @@
+"""The Flink pages in AppTest: step one exception through the graph, the queue, results and the knowledge base."""
+
+import json
+
+from pipelines.core.settings import load_settings
+from pipelines.flink_diagnosis import services
+from tests.app.conftest import no_errors
+
+KEY = "flink_diagnosis"
+
+
+def texts(app):
+    return " ".join(m.value for m in [*app.markdown, *app.caption, *app.info, *app.success, *app.warning, *app.error])
+
+
+def queue(data_dir):
+    return services.open_store(load_settings(data_dir=str(data_dir)))
+
+
+def teardown_function():
+    services.close_all()
+
+
+def test_step_an_exception_through_the_graph_and_read_the_diagnosis(page):
+    app = page("flink_diagnosis")
+    no_errors(app)
+    assert app.sidebar.selectbox(key=f"{KEY}__scenario").value == "checkpoint_expired"
+    app.sidebar.button(key=f"{KEY}__start").click().run()
+    no_errors(app)
+    for _ in range(2):  # collect, then retrieve
+        app.button(key=f"{KEY}__step").click().run()
+        no_errors(app)
+    app.session_state[f"{KEY}_tab"] = "Retrieved context"
+    app.run()
+    context_tables = [df.value for df in app.dataframe]
+    assert context_tables and len(context_tables[0]) == 3 and context_tables[0]["similarity"].between(0, 1).all()
+    app.button(key=f"{KEY}__run_end").click().run()
+    no_errors(app)
+    app.session_state[f"{KEY}_tab"] = "Diagnosis"
+    app.run()
+    assert any(m.value == "Checkpoint timeout" for m in app.metric)
+    assert "Knowledge base: new case" in texts(app)
+
+
+def test_queue_page_adds_a_pasted_trace_and_reports_bad_config(page, data_dir):
+    app = page("flink_queue")
+    no_errors(app)
+    app.text_input(key="flink_paste_job_id").input("job-42")
+    app.text_area(key="flink_paste_trace").input("java.lang.OutOfMemoryError: Metaspace\n\tat x.Y.z(Y.java:1)")
+    app.text_area(key="flink_paste_config").input("{not json")
+    next(b for b in app.button if b.key.startswith("FormSubmitter") and "Add to queue" in b.label).click().run()
+    no_errors(app)
+    assert any("not valid JSON" in e.value for e in app.error)
+    assert queue(data_dir).count_by_status()["pending"] == 0
+    app.text_area(key="flink_paste_config").input('{"taskmanager.memory.jvm-metaspace.size": "256m"}')
+    next(b for b in app.button if b.key.startswith("FormSubmitter") and "Add to queue" in b.label).click().run()
+    no_errors(app)
+    rows = queue(data_dir).list_exceptions()
+    assert len(rows) == 1 and rows[0]["error_type"] == "java.lang.OutOfMemoryError"
+    assert rows[0]["job_config"] == {"taskmanager.memory.jvm-metaspace.size": "256m"}
+
+
+def test_results_and_knowledge_pages_show_diagnoses_and_accumulated_cases(page, data_dir):
+    store = queue(data_dir)
+    store.add_many([{"job_id": "j1", "error_message": "java.lang.OutOfMemoryError: Java heap space"},
+                    {"job_id": "j2", "error_message": "Checkpoint 12 expired before completing."}])
+    from pipelines.flink_diagnosis.worker import run_workers
+    run_workers(load_settings(data_dir=str(data_dir)), workers=1)
+    app = page("flink_results")
+    no_errors(app)
+    assert "2 of 2 diagnosed exceptions" in texts(app)
+    assert len(app.dataframe[0].value) == 2
+    app.multiselect(key="flink_results_priority").set_value(["medium"]).run()
+    no_errors(app)
+    assert "0 of 2" in texts(app)
+    kb = page("knowledge")
+    no_errors(kb)
+    metrics = {m.label: m.value for m in kb.metric}
+    assert int(metrics["Shipped cases"]) >= 60 and int(metrics["Doc snippets"]) >= 40
+    kb.text_input(key="knowledge_query").input("checkpoint expird before completing").run()
+    no_errors(kb)
+    assert kb.dataframe[0].value.iloc[0]["category"] == "Checkpoint timeout"

@@ -66,7 +66,7 @@ def make_throughput_figure(df: pd.DataFrame, freq: str = "1min") -> go.Figure:
     finished = df[df["status"].isin(["completed", "failed"])] if not df.empty else df
     if finished.empty:
         return empty_figure("Nothing diagnosed yet")
-    buckets = (finished.set_index("updated_at").groupby("status").resample(freq).size()
+    buckets = (finished.groupby(["status", pd.Grouper(key="updated_at", freq=freq)]).size()
                .reset_index(name="exceptions"))
     figure = px.bar(buckets, x="updated_at", y="exceptions", color="status",
                     color_discrete_map={"completed": "#2ca02c", "failed": "#d62728"})

@@ -28,13 +28,13 @@ def test_step_an_exception_through_the_graph_and_read_the_diagnosis(page):
     app.sidebar.button(key=f"{KEY}__start").click().run()
     no_errors(app)
     for _ in range(2):  # collect, then retrieve
-        app.button(key=f"{KEY}__step").click().run()
+        app.button(key=f"{KEY}_step").click().run()
         no_errors(app)
     app.session_state[f"{KEY}_tab"] = "Retrieved context"
     app.run()
     context_tables = [df.value for df in app.dataframe]
     assert context_tables and len(context_tables[0]) == 3 and context_tables[0]["similarity"].between(0, 1).all()
-    app.button(key=f"{KEY}__run_end").click().run()
+    app.button(key=f"{KEY}_run_end").click().run()
     no_errors(app)
     app.session_state[f"{KEY}_tab"] = "Diagnosis"
     app.run()

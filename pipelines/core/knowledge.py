@@ -244,10 +244,35 @@ def _where(where: dict[str, Any] | None) -> dict[str, Any] | None:
 class KnowledgeBase:
     """Named collections of documents in one Chroma store, all embedded by one embedding model."""
 
-    def __init__(self, client: Any, embedder: _Embedding, location: str) -> None:
+    def __init__(self, client: Any, embedder: _Embedding, location: str,
+                 reopen: Callable[[], Any] | None = None) -> None:
         self.client, self.embedder, self.location = client, embedder, location
         self.model_name = embedder.model_name
         self._max_batch: int | None = None
+        self._reopen = reopen  # embedded only: how to load the store again from disk
+        self._counts: dict[str, int] = {}
+
+    def refresh(self) -> None:
+        """Load an embedded store again: its vector index lives in memory and does not see what other
+        processes (batch workers, the CLI) wrote since it was opened, while its counts and metadata do."""
+        if self._reopen is None:
+            return
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        SharedSystemClient._identifier_to_system.pop(getattr(self.client, "_identifier", None), None)
+        self.client = self._reopen()
+
+    def _current(self, name: str) -> Any:
+        """The collection, reloaded first when another process changed its size since we last looked."""
+        coll = self._open(name, create=False)
+        if coll is None or self._reopen is None:
+            return coll
+        count = coll.count()
+        if self._counts.setdefault(name, count) != count:
+            self.refresh()
+            coll = self._open(name, create=False)
+            self._counts[name] = count
+        return coll
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
@@ -295,6 +320,7 @@ class KnowledgeBase:
                             metadatas=[clean_metadata(m) or None for m in metadatas[start:end]] if metadatas else None)
                 if progress:
                     progress(end, total)
+            self._counts[name] = coll.count()
         return total
 
     def search(self, name: str, query: str, k: int = 3, where: dict[str, Any] | None = None) -> list[Hit]:
@@ -302,13 +328,21 @@ class KnowledgeBase:
         if not (query or "").strip() or k <= 0:
             return []
         with self._guard(f"search collection {name!r}"):
-            coll = self._open(name, create=False)
-            if coll is None:
-                return []
             vector = np.asarray(self.embedder.embed_query([query]), dtype=np.float32)
-            res = coll.query(query_embeddings=vector, n_results=k, where=_where(where),
-                             include=["documents", "metadatas", "distances"])
-        return [Hit(hit_id, doc or "", dict(meta or {}), 1.0 - float(dist)) for hit_id, doc, meta, dist
+            for attempt in (1, 2):
+                coll = self._current(name)
+                if coll is None:
+                    return []
+                try:
+                    res = coll.query(query_embeddings=vector, n_results=k, where=_where(where),
+                                     include=["documents", "metadatas", "distances"])
+                    break
+                except ChromaError:
+                    # A stale in-memory index can miss ids another process added: reload once and retry.
+                    if attempt == 2 or self._reopen is None:
+                        raise
+                    self.refresh()
+        return [Hit(id, doc or "", dict(meta or {}), 1.0 - float(dist)) for id, doc, meta, dist
                 in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0])]
 
     def count(self, name: str) -> int:
@@ -370,4 +404,5 @@ def open_knowledge(settings: Settings, embedder: _Embedding | None = None) -> Kn
         client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
     except Exception as exc:
         raise KnowledgeStoreError(f"cannot open the Chroma store at {path}: {exc}") from exc
-    return KnowledgeBase(client, embedder, str(path))
+    return KnowledgeBase(client, embedder, str(path),
+                         reopen=lambda: chromadb.PersistentClient(path=str(path), settings=chroma_settings))

@@ -138,7 +138,11 @@ class RunStore:
                 self.engine = create_engine(url, pool_pre_ping=True, json_serializer=_dumps)
             if self.engine.dialect.name == "sqlite":
                 event.listen(self.engine, "connect", _sqlite_pragmas)
-            metadata.create_all(self.engine)
+            try:
+                metadata.create_all(self.engine)
+            except SQLAlchemyError:
+                # Worker processes starting together race to create the tables: the loser checks again.
+                metadata.create_all(self.engine)
         except (SQLAlchemyError, OSError) as exc:
             raise RunStoreError(f"cannot open the run database {self.engine_label(url)}: {exc}") from exc
 

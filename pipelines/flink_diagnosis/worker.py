@@ -111,6 +111,7 @@ def run_workers(settings: Settings, workers: int = 1, *, until_empty: bool = Tru
 
     store = open_store(settings)
     open_flink_knowledge(settings).ensure_indexed()  # once, before the workers race to do it
+    Studio.from_settings(settings).close()  # creates the run tables before the workers race to
     if workers <= 1:
         holder: list[WorkerReport] = []
         thread = threading.Thread(target=lambda: holder.append(

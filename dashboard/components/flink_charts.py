@@ -61,16 +61,27 @@ def make_confidence_figure(df: pd.DataFrame) -> go.Figure:
     return figure
 
 
-def make_throughput_figure(df: pd.DataFrame, freq: str = "1min") -> go.Figure:
-    """Exceptions finished (completed or failed) per time bucket."""
+BUCKETS = ((pd.Timedelta(minutes=10), "10s", "10 seconds"), (pd.Timedelta(hours=3), "1min", "minute"),
+           (pd.Timedelta(days=3), "1h", "hour"), (pd.Timedelta.max, "1D", "day"))
+
+
+def throughput_bucket(span: pd.Timedelta) -> tuple[str, str]:
+    """A bucket size that gives a readable number of bars for the time the results span."""
+    return next((freq, name) for limit, freq, name in BUCKETS if span <= limit)
+
+
+def make_throughput_figure(df: pd.DataFrame) -> go.Figure:
+    """Exceptions finished (completed or failed) per time bucket, the bucket chosen from the time span."""
     finished = df[df["status"].isin(["completed", "failed"])] if not df.empty else df
     if finished.empty:
         return empty_figure("Nothing diagnosed yet")
+    freq, name = throughput_bucket(finished["updated_at"].max() - finished["updated_at"].min())
     buckets = (finished.groupby(["status", pd.Grouper(key="updated_at", freq=freq)]).size()
                .reset_index(name="exceptions"))
     figure = px.bar(buckets, x="updated_at", y="exceptions", color="status",
                     color_discrete_map={"completed": "#2ca02c", "failed": "#d62728"})
-    figure.update_layout(height=280, xaxis_title=None, margin=dict(l=10, r=10, t=10, b=10))
+    figure.update_layout(height=280, xaxis_title=None, yaxis_title=f"exceptions per {name}",
+                         margin=dict(l=10, r=10, t=10, b=10))
     return figure
 
 

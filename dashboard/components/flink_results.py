@@ -43,7 +43,7 @@ def render_result_charts(frame: pd.DataFrame) -> None:
     with right:
         st.markdown("**Confidence**")
         st.plotly_chart(make_confidence_figure(frame), key="flink_results_confidence_chart", width="stretch")
-        st.markdown("**Throughput** (exceptions finished per minute)")
+        st.markdown("**Throughput** (exceptions finished over time)")
         st.plotly_chart(make_throughput_figure(frame), key="flink_results_throughput", width="stretch")
 
 
@@ -80,11 +80,15 @@ def render_exports(frame: pd.DataFrame, rows: list[dict[str, Any]], selected: di
                            key="flink_results_pdf_one")
     st.markdown("#### Export the filtered results")
     cols = st.columns(2)
+    # The built PDF belongs to the rows it was built from: another filter needs another build.
+    selection = (tuple(r["exception_id"] for r in rows), tuple(sorted(filters.items())))
     if cols[0].button(f"Build the PDF report of {len(rows)} exceptions", key="flink_results_pdf_build",
                       disabled=not rows):
-        st.session_state["flink_results_pdf_bytes"] = diagnosis_pdf(rows, filters=filters)
-    if st.session_state.get("flink_results_pdf_bytes"):
-        cols[0].download_button("Download the batch PDF", data=st.session_state["flink_results_pdf_bytes"],
+        with st.spinner("Building the PDF…"):
+            st.session_state["flink_results_pdf"] = (selection, diagnosis_pdf(rows, filters=filters))
+    built = st.session_state.get("flink_results_pdf")
+    if built and built[0] == selection:
+        cols[0].download_button("Download the batch PDF", data=built[1],
                                 file_name="flink-diagnoses.pdf", mime="application/pdf",
                                 key="flink_results_pdf_batch")
     cols[1].download_button("Download as CSV", data=_csv(rows), file_name="flink-diagnoses.csv", mime="text/csv",

@@ -23,10 +23,11 @@ def render_diagnosis_card(result: Mapping[str, Any] | None, error: str | None = 
             st.info("No diagnosis yet: step the run to `diagnose`.")
         return
     with st.container(border=True):
-        cols = st.columns(3)
-        cols[0].metric("Category", label(result.get("category", "unknown")))
-        cols[1].metric("Priority", PRIORITY_BADGES.get(result.get("priority", ""), result.get("priority", "")))
-        cols[2].metric("Confidence", f"{float(result.get('confidence') or 0):.0%}")
+        # Category labels are long: a heading, not a metric tile, so they are never cut.
+        st.markdown(f"#### {label(result.get('category', 'unknown'))}")
+        cols = st.columns(2)
+        cols[0].metric("Priority", PRIORITY_BADGES.get(result.get("priority", ""), result.get("priority", "")))
+        cols[1].metric("Confidence", f"{float(result.get('confidence') or 0):.0%}")
         st.markdown(f"**Root cause** — {result.get('root_cause', '')}")
         st.markdown("**Suggested fix**")
         st.markdown(result.get("suggested_fix", ""))

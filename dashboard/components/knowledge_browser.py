@@ -61,7 +61,16 @@ def render_search(knowledge: FlinkKnowledge) -> None:
     if source != "all" and collection == "cases":
         where["source"] = source
     if not query.strip():
-        st.caption("Type a query to search; the Cases tab lists everything.")
+        st.caption("Type a query to search; the Cases tab lists everything. Latest cases learned from diagnoses:")
+        recent = sorted(knowledge.store.list_cases(source="accumulated", limit=500),
+                        key=lambda c: str(c.get("created_at")), reverse=True)[:10]
+        if recent:
+            st.dataframe(pd.DataFrame([{"case": c["case_id"], "added": c.get("created_at"),
+                                        "category": label(c.get("category") or ""), "hits": c.get("hit_count", 0),
+                                        "confidence": c.get("confidence"), "root cause": c.get("root_cause")}
+                                       for c in recent]), hide_index=True, width="stretch")
+        else:
+            st.info("No case has been accumulated yet: diagnoses with confidence at or above the threshold add them.")
         return
     hits = knowledge.kb.search(CASES if collection == "cases" else DOCS, query, k=10, where=where or None)
     if not hits:

@@ -22,6 +22,10 @@ MAX_PATTERN_CHARS = 4000
 EXCEPTION_CLASS_RE = re.compile(r"\b((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable|Failure))\b"
                                 r"|\b([A-Z][\w$]*(?:Exception|Error))\b")
 CAUSED_BY_RE = re.compile(r"caused by\s*:?", re.IGNORECASE)
+# "2024-03-11 02:14:55,118 WARN  org.apache.flink.runtime.taskmanager.Task [] - " and similar prefixes.
+LOG_PREFIX_RE = re.compile(r"^\s*\[?\d{4}-\d{2}-\d{2}[ T][\d:.,]+Z?\]?\s*(?:\[[^\]]*\]\s*)?"
+                           r"(?:(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\s+)?"
+                           r"(?:[\w$.]+\s*(?:\[[^\]]*\]\s*)?-\s+)?")
 FRAME_RE = re.compile(r"^\s*(at\s+[\w$.<>]+\(.*\)|\.\.\.\s*\d+\s+more)\s*$")
 GENERIC_WRAPPERS = frozenset({
     "Exception", "RuntimeException", "IOException", "JobException", "FlinkRuntimeException", "FlinkException",
@@ -84,9 +88,9 @@ def root_exception(text: str, error_type: str | None = None) -> str:
 
 
 def headline(text: str, limit: int = 200) -> str:
-    """The first meaningful line of an exception text, for tables and titles."""
+    """The first meaningful line of an exception text without its log prefix, for tables and titles."""
     for line in (text or "").splitlines():
-        line = line.strip()
+        line = LOG_PREFIX_RE.sub("", line, count=1).strip() if LOG_PREFIX_RE.match(line) else line.strip()
         if line and not FRAME_RE.match(line):
             return line if len(line) <= limit else line[: limit - 1] + "…"
     return ""

@@ -38,7 +38,8 @@ def test_step_an_exception_through_the_graph_and_read_the_diagnosis(page):
     no_errors(app)
     app.session_state[f"{KEY}_tab"] = "Diagnosis"
     app.run()
-    assert any(m.value == "Checkpoint timeout" for m in app.metric)
+    assert "#### Checkpoint timeout" in texts(app)
+    assert {m.label: m.value for m in app.metric}["Priority"] == "🔴 high"
     assert "Knowledge base: new case" in texts(app)
 
 

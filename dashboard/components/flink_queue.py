@@ -17,12 +17,13 @@ STUDIO_PAGE = "app_pages/flink_diagnosis.py"
 STATUSES = ["pending", "in_progress", "completed", "failed"]
 
 
-def open_in_studio(exception_id: int) -> None:
+def open_in_studio(exception_id: int, job: str = "") -> None:
     """Start a studio run on one exception of the queue and go to the step-through page."""
     settings = services.current_settings()
     try:
-        session = services.studio(settings).new_session(get_spec("flink_diagnosis"), {"exception_id": exception_id},
-                                                        settings, scenario=None)
+        session = services.studio(settings).new_session(
+            get_spec("flink_diagnosis"), {"exception_id": exception_id}, settings, scenario=None,
+            title=f"Exception {exception_id}" + (f" · {job}" if job else ""))
     except InvalidInput as exc:
         st.error(str(exc))
         return
@@ -61,7 +62,7 @@ def render_paste_form() -> None:
         return
     exception_id = services.flink_store().add_exception(**item)
     if add_and_open:
-        open_in_studio(exception_id)
+        open_in_studio(exception_id, item.get("job_name") or item["job_id"])
     st.success(f"Added exception {exception_id} to the queue.")
 
 
@@ -148,7 +149,7 @@ def render_queue_table() -> None:
             st.error(row["error"])
         actions = st.columns(3)
         if actions[0].button("Step through in the studio ▶", key="flink_queue_open", type="primary"):
-            open_in_studio(int(row["exception_id"]))
+            open_in_studio(int(row["exception_id"]), row.get("job_name") or row["job_id"])
         if actions[1].button("Back to pending", key="flink_queue_requeue", disabled=row["status"] == "pending"):
             services.flink_store().requeue(int(row["exception_id"]))
             st.rerun()

@@ -75,7 +75,8 @@ def work(settings: Settings, worker_id: str, *, until_empty: bool = True, budget
                 if budget:
                     budget.give_back()
                 continue
-            session = studio.new_session(SPEC, {"worker_id": worker_id}, settings, scenario="batch worker")
+            session = studio.new_session(SPEC, {"worker_id": worker_id}, settings, scenario="batch worker",
+                                         title=f"Batch · {worker_id}")
             session.run("end")
             state = session.snapshot().values
             job = state.get("job_info")

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from pipelines.flink_diagnosis.store import ExceptionStore, ExceptionStoreError
 from pipelines.flink_diagnosis.tables import MAX_MESSAGE_CHARS, exceptions, make_engine, metadata
-from tests.support.queue_worker import start_together, start_worker, stop_all
+from tests.support.queue_worker import run_workers_over, start_together, start_worker, stop_all
 
 pytestmark = pytest.mark.services
 
@@ -37,26 +37,14 @@ def test_four_worker_processes_process_each_exception_exactly_once(server_url, t
     engine = make_engine(server_url)
     metadata.drop_all(engine)  # so the workers, starting together, race to create the tables
     engine.dispose()
-    go = tmp_path / "go"
-    workers = [start_worker(server_url, f"w{i}", tmp_path, go, work_ms=1) for i in range(4)]
-    store = None
+    ids, done = run_workers_over(server_url, tmp_path)
+    assert sorted(done) == sorted(ids) and len(done) == len(set(done)) == 200
+    store = ExceptionStore(server_url)
     try:
-        for worker in workers:
-            worker.wait_for("ready")
-        store = ExceptionStore(server_url)
-        ids = add(store, 200)
-        start_together(workers, go)
-        for worker in workers:
-            worker.finish()
-        done = [i for worker in workers for i in worker.ids("done")]
-        assert sorted(done) == sorted(ids) and len(done) == len(set(done)) == 200
-        assert sum(1 for worker in workers if worker.ids("done")) >= 2, "the workers did not run side by side"
         assert store.count_by_status() == {"pending": 0, "in_progress": 0, "completed": 200, "failed": 0}
         assert all(row["attempts"] == 1 for row in store.iter_results())
     finally:
-        stop_all(workers)
-        if store:
-            store.dispose()
+        store.dispose()
 
 
 def test_a_worker_killed_after_claiming_loses_nothing(store, server_url, tmp_path):

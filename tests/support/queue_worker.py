@@ -132,5 +132,25 @@ def stop_all(workers: list[Worker]) -> None:
             worker.proc.wait(timeout=10)
 
 
+def run_workers_over(url: str, folder: Path, count: int = 200, workers: int = 4) -> tuple[list[int], list[int]]:
+    """Start `workers` processes on an empty store, add `count` exceptions, let them all claim at once and wait:
+    the ids added and the ids the workers completed (a worker may not have created its tables yet)."""
+    go = folder / "go"
+    started = [start_worker(url, f"w{i}", folder, go, work_ms=1) for i in range(workers)]
+    try:
+        for worker in started:
+            worker.wait_for("ready")
+        store = _store_class()(url)
+        ids = store.add_many([{"job_id": f"job-{i}", "error_message": f"Checkpoint {i} expired"}
+                              for i in range(count)])
+        store.dispose()
+        start_together(started, go)
+        for worker in started:
+            worker.finish()
+    finally:
+        stop_all(started)
+    return ids, [i for worker in started for i in worker.ids("done")]
+
+
 if __name__ == "__main__":
     sys.exit(main())

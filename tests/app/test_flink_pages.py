@@ -81,3 +81,26 @@ def test_results_and_knowledge_pages_show_diagnoses_and_accumulated_cases(page, 
     kb.text_input(key="knowledge_query").input("checkpoint expird before completing").run()
     no_errors(kb)
     assert kb.dataframe[0].value.iloc[0]["category"] == "Checkpoint timeout"
+
+
+def test_an_unreachable_chroma_server_or_database_gets_a_clear_message(page, monkeypatch):
+    monkeypatch.setenv("STEPWISE_CHROMA_URL", "http://127.0.0.1:1")
+    kb = page("knowledge")
+    no_errors(kb)
+    assert "cannot reach the Chroma server at http://127.0.0.1:1" in kb.error[0].value
+    monkeypatch.delenv("STEPWISE_CHROMA_URL")
+    monkeypatch.setenv("STEPWISE_DB_URL", "mysql+pymysql://root:secret@127.0.0.1:1/nope")
+    services.close_all()
+    app = page("flink_queue")
+    no_errors(app)
+    assert "cannot reach its storage" in app.error[0].value and "secret" not in app.error[0].value
+
+
+def test_settings_page_sets_the_knowledge_base_options(page):
+    app = page("settings")
+    app.text_input(key="settings_chroma_url").input("http://chroma.internal:8000")
+    app.number_input(key="settings_threshold").set_value(0.9)
+    next(b for b in app.button if b.label == "Apply to this session").click().run()
+    no_errors(app)
+    overrides = app.session_state["settings_overrides"]
+    assert overrides["chroma_url"] == "http://chroma.internal:8000" and overrides["accumulate_threshold"] == 0.9

@@ -86,23 +86,32 @@ def render_upload_form() -> None:
         st.code("\n".join(intake.errors[:50]), language=None)
 
 
-@st.fragment(run_every=1.0)
-def render_batch_progress() -> None:
-    """Polls the background batch; the worker thread itself never touches Streamlit."""
-    runner = services.batch_runner()
-    progress = runner.progress
-    if not progress.started_at:
-        return
+def _draw_progress(progress) -> None:
     fraction = progress.done / progress.total if progress.total else 1.0
     st.progress(min(1.0, fraction), text=f"{progress.done} of {progress.total} diagnosed · {progress.completed} "
                                           f"completed · {progress.failed} failed · {progress.rate:.1f}/s")
     if progress.error:
         st.error(f"The batch stopped: {progress.error}")
-    if progress.running:
-        if st.button("Stop after the current exception", key="flink_batch_stop"):
-            runner.stop()
-    elif progress.finished_at:
-        st.caption("Batch finished. The Results page has the diagnoses.")
+
+
+@st.fragment(run_every=1.0)
+def _poll_batch() -> None:
+    """Redraws only this part each second while the batch runs; the worker thread never touches Streamlit."""
+    runner = services.batch_runner()
+    _draw_progress(runner.progress)
+    if not runner.progress.running:
+        st.rerun()  # the batch is over: redraw the whole page with the new counts
+    if st.button("Stop after the current exception", key="flink_batch_stop"):
+        runner.stop()
+
+
+def render_batch_progress() -> None:
+    runner = services.batch_runner()
+    if runner.progress.running:
+        _poll_batch()
+    elif runner.progress.started_at:
+        _draw_progress(runner.progress)
+        st.caption("Batch finished. The Diagnosis results page has the diagnoses.")
 
 
 def render_batch_panel(pending: int) -> None:

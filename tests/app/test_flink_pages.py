@@ -104,3 +104,24 @@ def test_settings_page_sets_the_knowledge_base_options(page):
     no_errors(app)
     overrides = app.session_state["settings_overrides"]
     assert overrides["chroma_url"] == "http://chroma.internal:8000" and overrides["accumulate_threshold"] == 0.9
+
+
+def test_a_batch_runs_in_the_background_and_the_page_shows_its_progress(page, data_dir):
+    import time
+
+    store = queue(data_dir)
+    store.add_many([{"job_id": f"j{i}", "error_message": "java.lang.OutOfMemoryError: Metaspace"} for i in range(4)])
+    app = page("flink_queue")
+    no_errors(app)
+    assert {m.label: m.value for m in app.metric}["Pending"] == "4"
+    app.button(key="flink_batch_start").click().run()
+    no_errors(app)
+    for _ in range(120):  # the batch thread works while no script runs
+        if store.count_by_status()["completed"] == 4:
+            break
+        time.sleep(0.25)
+    time.sleep(0.5)
+    app.run()
+    no_errors(app)
+    assert {m.label: m.value for m in app.metric}["Completed"] == "4"
+    assert any("4 of 4 diagnosed" in p.proto.text for p in app.get("progress"))

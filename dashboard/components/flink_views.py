@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard import services
 from pipelines.core.session import Session
 from pipelines.flink_diagnosis.categories import label
 from pipelines.flink_diagnosis.patterns import headline
@@ -83,6 +84,17 @@ def render_diagnosis_tab(session: Session) -> None:
     if added:
         (st.success if added.get("added") else st.caption)(
             f"Knowledge base: {added.get('reason')}" + (f" — `{added['case_id']}`" if added.get("case_id") else ""))
+    if job and values.get("status") in ("completed", "failed"):
+        _pdf_button(session, int(job["exception_id"]))
+
+
+def _pdf_button(session: Session, exception_id: int) -> None:
+    from pipelines.flink_diagnosis.pdf_report import diagnosis_pdf
+
+    row = services.flink_store(session.settings).get(exception_id)
+    if row is not None:
+        st.download_button("Download this diagnosis as PDF", data=diagnosis_pdf([row]), mime="application/pdf",
+                           file_name=f"flink-diagnosis-{exception_id}.pdf", key="flink_diagnosis_pdf")
 
 
 def render_context_tab(session: Session) -> None:

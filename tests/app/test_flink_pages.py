@@ -41,6 +41,7 @@ def test_step_an_exception_through_the_graph_and_read_the_diagnosis(page):
     assert "#### Checkpoint timeout" in texts(app)
     assert {m.label: m.value for m in app.metric}["Priority"] == "🔴 high"
     assert "Knowledge base: new case" in texts(app)
+    assert any(b.label == "Download this diagnosis as PDF" for b in app.get("download_button"))
 
 
 def test_queue_page_adds_a_pasted_trace_and_reports_bad_config(page, data_dir):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-import streamlit as st
 
 COLOURS = {"visited": "#dbeafe", "current": "#86efac", "next": "#fde68a", "waiting": "#fdba74",
            "breakpoint": "#fecaca", "idle": "#ffffff", "terminal": "#e5e7eb"}

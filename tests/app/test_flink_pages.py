@@ -1,6 +1,5 @@
 """The Flink pages in AppTest: step one exception through the graph, the queue, results and the knowledge base."""
 
-import json
 
 from pipelines.core.settings import load_settings
 from pipelines.flink_diagnosis import services

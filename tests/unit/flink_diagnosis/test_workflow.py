@@ -144,3 +144,11 @@ def test_a_missing_exception_id_fails_cleanly(flink_studio, flink_spec, flink_se
     state = session.values()
     assert state["status"] == "failed" and "999 is not in the queue" in state["error"]
     assert [tuple(r.nodes) for r in session.records()][1:] == [("collect",), ("handle_error",)]
+
+
+def test_below_the_accumulate_threshold_nothing_is_learned(flink_studio, flink_spec, flink_settings, store):
+    strict = flink_settings.with_overrides(accumulate_threshold=0.99)
+    session, _ = run(flink_studio, flink_spec, strict, flink_scenario("checkpoint_expired"))
+    added = session.values()["accumulated_case"]
+    assert added["added"] is False and "below 0.99" in added["reason"]
+    assert store.case_count(source="accumulated") == 0

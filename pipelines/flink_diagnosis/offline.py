@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipelines.core.text import clip
 from pipelines.flink_diagnosis.categories import CATEGORIES, UNKNOWN, label
 from pipelines.flink_diagnosis.patterns import deepest_cause, headline, root_exception
 from pipelines.flink_diagnosis.schemas import DiagnosisOutput
@@ -88,7 +89,7 @@ def diagnose_offline(job_info: Mapping[str, Any], context: Mapping[str, Any] | N
     error_type = job_info.get("error_type")
     result = classify(error_type, message, cases)
     root = root_exception(message, error_type) or "the exception"
-    first_line = headline(deepest_cause(message) or message)
+    first_line = headline(deepest_cause(message) or message).rstrip(". ")
     if result.category == UNKNOWN:
         return DiagnosisOutput(
             root_cause=f"Not enough evidence to name a root cause for {root}.",
@@ -102,7 +103,7 @@ def diagnose_offline(job_info: Mapping[str, Any], context: Mapping[str, Any] | N
             category=UNKNOWN)
     category = CATEGORIES[result.category]
     matching = [c for c in cases if c.get("category") == result.category]
-    evidence = "; ".join(f"“{e[:80]}”" for e in result.evidence[:4]) or "the retrieved cases"
+    evidence = "; ".join(f"“{clip(e, 100)}”" for e in _distinct(result.evidence)[:3]) or "the retrieved cases"
     analysis = [f"The deepest cause is {root}: {first_line}." if first_line else f"The error is {root}.",
                 f"It matches the {category.label.lower()} signature ({evidence}).",
                 category.cause]
@@ -120,6 +121,15 @@ def diagnose_offline(job_info: Mapping[str, Any], context: Mapping[str, Any] | N
         detailed_analysis=" ".join(analysis), suggested_fix=fix,
         priority=_priority(result.category, message), confidence=result.confidence,
         related_docs=_doc_refs(docs, result.category), category=result.category)
+
+
+def _distinct(phrases: Sequence[str]) -> list[str]:
+    """Matched phrases without those another, longer one already contains."""
+    kept: list[str] = []
+    for phrase in sorted(dict.fromkeys(phrases), key=len, reverse=True):
+        if not any(phrase.lower() in other.lower() for other in kept):
+            kept.append(phrase)
+    return kept
 
 
 def _doc_refs(docs: Sequence[Mapping[str, Any]], category: str | None) -> list[str]:

@@ -8,6 +8,7 @@ import streamlit as st
 
 from dashboard import services
 from dashboard.components.flink_charts import results_frame
+from dashboard.components.knowledge_browser import index_with_progress
 from dashboard.state_keys import FLASH, THREAD_PARAM
 from pipelines.core.registry import InvalidInput, get_spec
 from pipelines.flink_diagnosis.intake import UploadError, parse_upload, validate_exception
@@ -124,9 +125,7 @@ def render_batch_panel(pending: int) -> None:
         settings = services.current_settings()
         knowledge = services.flink_knowledge(settings)
         if knowledge.needs_index():
-            bar = st.progress(0.0, text="Indexing the knowledge base…")
-            knowledge.ensure_indexed(lambda what, done, total: bar.progress(done / max(total, 1),
-                                                                            text=f"Indexing {what}: {done}/{total}"))
+            index_with_progress(knowledge, rebuild=False)
         runner.start(settings, services.studio(settings), pending, int(limit))
     render_batch_progress()
 

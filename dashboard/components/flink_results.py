@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,7 +12,7 @@ import streamlit as st
 
 from dashboard.components.flink_charts import make_category_figure, make_confidence_figure, make_throughput_figure
 from dashboard.components.flink_views import render_diagnosis_card
-from pipelines.flink_diagnosis.cli import RESULT_FIELDS, result_row
+from pipelines.flink_diagnosis.cli import result_row, write_results_csv
 
 PRIORITIES = ["high", "medium", "low"]
 
@@ -63,9 +65,9 @@ def render_result_table(frame: pd.DataFrame) -> int | None:
 
 
 def _csv(rows: Sequence[Mapping[str, Any]]) -> bytes:
-    frame = pd.DataFrame([result_row(dict(r)) for r in rows], columns=list(RESULT_FIELDS))
-    frame["related_docs"] = frame["related_docs"].map(lambda v: "; ".join(v) if isinstance(v, list) else v)
-    return frame.to_csv(index=False).encode("utf-8")
+    out = io.StringIO()
+    write_results_csv((result_row(dict(r)) for r in rows), out)
+    return out.getvalue().encode("utf-8")
 
 
 def render_exports(frame: pd.DataFrame, rows: list[dict[str, Any]], selected: dict[str, Any] | None,

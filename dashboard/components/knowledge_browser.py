@@ -13,7 +13,7 @@ from pipelines.flink_diagnosis.categories import CATEGORY_IDS, label
 from pipelines.flink_diagnosis.knowledge import CASES, DOCS, FlinkKnowledge
 
 
-def _index_with_progress(knowledge: FlinkKnowledge, rebuild: bool) -> None:
+def index_with_progress(knowledge: FlinkKnowledge, rebuild: bool) -> None:
     bar = st.progress(0.0, text="Indexing the knowledge base…")
 
     def show(what: str, done: int, total: int) -> None:
@@ -29,7 +29,7 @@ def render_index_panel(knowledge: FlinkKnowledge, settings: Settings) -> bool:
     """Counts and the index buttons; indexes on first use. False when the knowledge base is still empty."""
     if knowledge.needs_index():
         st.info("The knowledge base has not been indexed on this machine yet; indexing the shipped cases and docs.")
-        _index_with_progress(knowledge, rebuild=False)
+        index_with_progress(knowledge, rebuild=False)
     cols = st.columns(5)
     cols[0].metric("Cases in Chroma", knowledge.kb.count(CASES))
     cols[1].metric("Shipped cases", knowledge.store.case_count(source="shipped"))
@@ -41,7 +41,7 @@ def render_index_panel(knowledge: FlinkKnowledge, settings: Settings) -> bool:
         st.caption("Drops both collections and embeds every shipped and accumulated case and every doc again "
                    "(needed after changing the embedding model).")
         if st.button("Re-index now", key="knowledge_reindex", type="primary"):
-            _index_with_progress(knowledge, rebuild=True)
+            index_with_progress(knowledge, rebuild=True)
             st.success("Re-indexed.")
     return not knowledge.needs_index()
 

@@ -8,6 +8,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from pipelines.core.registry import InvalidInput
@@ -34,6 +35,19 @@ class ProgressBar:
     def close(self) -> None:
         self.stream.write("\n")
         self.stream.flush()
+
+
+def indexing_bars() -> tuple[Any, Any]:
+    """A progress callback for indexing (one bar per collection) and a function that ends the bars."""
+    bars: dict[str, ProgressBar] = {}
+
+    def show(what: str, done: int, total: int) -> None:
+        bars.setdefault(what, ProgressBar(total, rate=False)).show(done, f"indexing {what}")
+
+    def close() -> None:
+        for bar in bars.values():
+            bar.close()
+    return show, close
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -69,13 +83,9 @@ def cmd_work(args: argparse.Namespace) -> int:
     settings = _settings(args)
     knowledge = open_flink_knowledge(settings)
     if knowledge.needs_index():
-        bar: dict[str, ProgressBar] = {}
-
-        def indexing(what: str, done: int, total: int) -> None:
-            bar.setdefault(what, ProgressBar(total, rate=False)).show(done, f"indexing {what}")
-        knowledge.ensure_indexed(indexing)
-        for each in bar.values():
-            each.close()
+        show_indexing, end_indexing = indexing_bars()
+        knowledge.ensure_indexed(show_indexing)
+        end_indexing()
     counts = open_store(settings).count_by_status()
     start_done = counts["completed"] + counts["failed"]
     total = counts["pending"] + counts["in_progress"]
@@ -108,6 +118,14 @@ def result_row(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def write_results_csv(rows: Iterable[dict[str, Any]], out: TextIO) -> None:
+    """Result rows as CSV; list fields (related_docs) joined with "; "."""
+    writer = csv.DictWriter(out, fieldnames=RESULT_FIELDS)
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "; ".join(v) if isinstance(v, list) else v for k, v in row.items()})
+
+
 def cmd_results(args: argparse.Namespace) -> int:
     from pipelines.flink_diagnosis.services import open_store
 
@@ -115,10 +133,7 @@ def cmd_results(args: argparse.Namespace) -> int:
     out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
     try:
         if args.format == "csv":
-            writer = csv.DictWriter(out, fieldnames=RESULT_FIELDS)
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({k: "; ".join(v) if isinstance(v, list) else v for k, v in row.items()})
+            write_results_csv(rows, out)
         else:
             for row in rows:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -132,10 +147,9 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     from pipelines.flink_diagnosis.services import open_flink_knowledge
 
     knowledge = open_flink_knowledge(_settings(args))
-    bars: dict[str, ProgressBar] = {}
-    knowledge.reindex(lambda what, done, total: bars.setdefault(what, ProgressBar(total, rate=False)).show(done, what))
-    for bar in bars.values():
-        bar.close()
+    show_indexing, end_indexing = indexing_bars()
+    knowledge.reindex(show_indexing)
+    end_indexing()
     print(json.dumps({"cases": knowledge.kb.count("flink_cases"), "docs": knowledge.kb.count("flink_docs")}))
     return 0
 

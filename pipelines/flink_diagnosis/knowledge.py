@@ -57,6 +57,7 @@ class FlinkKnowledge:
         self.store = store
         self._lock_path = lock_path
         self._thread_lock = threading.Lock()
+        self._indexed = False  # verified once: the retrieve node asks on every run
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
@@ -78,13 +79,14 @@ class FlinkKnowledge:
 
     def ensure_indexed(self, progress: Progress | None = None) -> bool:
         """Index the shipped cases and docs and the accumulated cases the first time; True if it indexed."""
-        if not self.needs_index():
-            return False
-        with self._writing():
-            if not self.needs_index():
-                return False
-            self._index(progress)
-        return True
+        indexed_now = False
+        if not self._indexed and self.needs_index():
+            with self._writing():
+                if self.needs_index():
+                    self._index(progress)
+                    indexed_now = True
+        self._indexed = True
+        return indexed_now
 
     def reindex(self, progress: Progress | None = None) -> None:
         """Drop both collections and index everything again (after a change of embedding model, say)."""
@@ -92,6 +94,7 @@ class FlinkKnowledge:
             self.kb.delete_collection(CASES)
             self.kb.delete_collection(DOCS)
             self._index(progress)
+            self._indexed = True
 
     def _index(self, progress: Progress | None) -> None:
         cases = shipped_cases()
@@ -147,13 +150,3 @@ class FlinkKnowledge:
                 return existing, False
             self.kb.upsert(CASES, [case["case_id"]], [case_document(error_type, pattern)], [case_metadata(case)])
         return case, True
-
-    def browse(self, collection: str, category: str | None = None, source: str | None = None,
-               limit: int = 500) -> list[dict[str, Any]]:
-        where: dict[str, Any] = {}
-        conditions = [{key: value} for key, value in (("category", category), ("source", source)) if value]
-        if len(conditions) == 1:
-            where = conditions[0]
-        elif conditions:
-            where = {"$and": conditions}
-        return self.kb.get(collection, where=where or None, limit=limit)

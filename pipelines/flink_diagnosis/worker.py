@@ -68,7 +68,8 @@ def work(settings: Settings, worker_id: str, *, until_empty: bool = True, budget
         while not (stop and stop.is_set()):
             if budget and not budget.take():
                 break
-            if store.count_by_status()["pending"] == 0 and store.release_expired() == 0:
+            # One indexed row, not a count of the whole queue: this runs before every exception.
+            if not store.list_exceptions(status="pending", limit=1, order="asc") and store.release_expired() == 0:
                 if until_empty:
                     break
                 time.sleep(IDLE_POLL_S)
@@ -112,7 +113,6 @@ def run_workers(settings: Settings, workers: int = 1, *, until_empty: bool = Tru
 
     store = open_store(settings)
     open_flink_knowledge(settings).ensure_indexed()  # once, before the workers race to do it
-    Studio.from_settings(settings).close()  # creates the run tables before the workers race to
     if workers <= 1:
         holder: list[WorkerReport] = []
         thread = threading.Thread(target=lambda: holder.append(
@@ -123,6 +123,7 @@ def run_workers(settings: Settings, workers: int = 1, *, until_empty: bool = Tru
             if progress:
                 progress(store.count_by_status())
         return holder
+    Studio.from_settings(settings).close()  # creates the run tables before the processes race to
     ctx = mp.get_context("spawn")
     taken, results = ctx.Value("i", 0), ctx.Queue()
     processes = [ctx.Process(target=_process_main, daemon=True,

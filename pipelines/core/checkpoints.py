@@ -10,6 +10,8 @@ from typing import Callable
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
+from pipelines.core.sqlerrors import redact_url
+
 
 class CheckpointStoreError(RuntimeError):
     """The checkpoint store cannot be opened; the message names the URL and the reason."""
@@ -24,13 +26,6 @@ class CheckpointStore:
     @property
     def kind(self) -> str:
         return self.url.split(":", 1)[0]
-
-
-def _redact(url: str) -> str:
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://***@{rest.split('@', 1)[1]}"
-    return url
 
 
 def _sqlite_path(url: str) -> Path:
@@ -72,6 +67,6 @@ def open_checkpointer(url: str) -> CheckpointStore:
             saver.setup()
         except Exception as exc:  # noqa: BLE001 - psycopg and the pool (its own timeout type) both land here
             pool.close()
-            raise CheckpointStoreError(f"cannot open PostgreSQL checkpoints at {_redact(url)}: {exc}") from exc
+            raise CheckpointStoreError(f"cannot open PostgreSQL checkpoints at {redact_url(url)}: {exc}") from exc
         return CheckpointStore(url=url, saver=saver, close=pool.close)
-    raise CheckpointStoreError(f"unsupported checkpoint URL {_redact(url)!r}: use memory, sqlite:///FILE or postgresql://...")
+    raise CheckpointStoreError(f"unsupported checkpoint URL {redact_url(url)!r}: use memory, sqlite:///FILE or postgresql://...")

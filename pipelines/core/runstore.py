@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from pipelines.core.jsonable import to_jsonable
+from pipelines.core.sqlerrors import sql_errors_as
 from pipelines.core.trace import StepRecord, TaskRecord
 
 
@@ -102,16 +101,7 @@ class ThreadInfo:
     updated_at: float
 
 
-def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
-    """A database error becomes a RunStoreError that names the database, never a raw driver traceback."""
-    @functools.wraps(method)
-    def call(self: RunStore, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except SQLAlchemyError as exc:
-            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            raise RunStoreError(f"the run database {self.engine_label(self.url)} failed: {reason}") from exc
-    return call
+_guarded = sql_errors_as(RunStoreError, lambda runs: f"the run database {runs.engine_label(runs.url)}")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,7 +11,7 @@ from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
-from pipelines.core.checkpoints import _redact
+from pipelines.core.sqlerrors import first_line, redact_url, sql_errors_as
 from pipelines.flink_diagnosis.tables import (STATUSES, case_row, cases, check_statuses, clip, exception_row,
                                               exceptions, make_engine, metadata, pattern_hash, utcnow, worker_name)
 
@@ -28,15 +27,7 @@ class ExceptionStoreError(RuntimeError):
     """The exception database cannot be reached or written; the message says which and why."""
 
 
-def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
-    """A database error becomes an ExceptionStoreError that names the database, never a driver traceback."""
-    @functools.wraps(method)
-    def call(self: ExceptionStore, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except SQLAlchemyError as exc:
-            raise ExceptionStoreError(f"the Flink exception database {self.label} failed: {self._why(exc)}") from exc
-    return call
+_guarded = sql_errors_as(ExceptionStoreError, lambda store: f"the Flink exception database {store.label}")
 
 
 def _transient(exc: DBAPIError) -> bool:
@@ -51,25 +42,20 @@ class ExceptionStore:
         if lease_s <= 0:
             raise ValueError("the claim lease must be a positive number of seconds")
         self.url = url
-        self.label = _redact(url)
+        self.label = redact_url(url)
         self.lease = timedelta(seconds=lease_s)
-        self._password = ""
+        self.secret = ""  # the URL's password, cut out of any driver message that repeats it
         try:
-            self._password = make_url(url).password or ""
+            self.secret = make_url(url).password or ""
             self.engine = make_engine(url)
             self._create_tables()
         except (SQLAlchemyError, OSError) as exc:
-            raise ExceptionStoreError(f"cannot open the Flink exception database {self.label}: {self._why(exc)}") \
+            raise ExceptionStoreError(f"cannot open the Flink exception database {self.label}: {first_line(exc, self.secret)}") \
                 from exc
 
     @classmethod
     def from_settings(cls, settings: Any) -> ExceptionStore:
         return cls(settings.effective_db_url, lease_s=settings.claim_lease_s)
-
-    def _why(self, exc: BaseException) -> str:
-        """The first line of the driver's message, with the password cut out should a driver repeat it."""
-        text = str(getattr(exc, "orig", None) or exc).strip() or type(exc).__name__
-        return text.splitlines()[0].replace(self._password, "***") if self._password else text.splitlines()[0]
 
     def _create_tables(self) -> None:
         for attempt in range(4):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pipelines.core.settings import Settings
@@ -21,7 +21,6 @@ class BatchProgress:
     started_at: float = 0.0
     finished_at: float = 0.0
     error: str = ""
-    last: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def rate(self) -> float:
@@ -62,7 +61,6 @@ class BatchRunner:
                 self.progress.completed += 1
             else:
                 self.progress.failed += 1
-            self.progress.last = [outcome, *self.progress.last[:9]]
 
     def _run(self, settings: Settings, studio: Studio, limit: int | None) -> None:
         from pipelines.flink_diagnosis.worker import Budget, default_worker_id, work

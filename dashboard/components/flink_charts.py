@@ -82,6 +82,10 @@ def make_throughput_figure(df: pd.DataFrame) -> go.Figure:
                     color_discrete_map={"completed": "#2ca02c", "failed": "#d62728"})
     figure.update_layout(height=280, xaxis_title=None, yaxis_title=f"exceptions per {name}",
                          margin=dict(l=10, r=10, t=10, b=10))
+    # A few bars would otherwise stretch across the whole axis: show some empty buckets around them.
+    step = pd.Timedelta(freq)
+    figure.update_traces(width=step.total_seconds() * 1000 * 0.9)  # a date axis measures widths in ms
+    figure.update_xaxes(range=[buckets["updated_at"].min() - 3 * step, buckets["updated_at"].max() + 4 * step])
     return figure
 
 

@@ -95,6 +95,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.trace:
             Path(args.trace).parent.mkdir(parents=True, exist_ok=True)
             Path(args.trace).write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
+        if args.pdf:
+            if spec.pdf is None:
+                raise CliError(f"{spec.id} has no PDF report")
+            Path(args.pdf).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.pdf).write_bytes(spec.pdf(session.values()))
         status = run_status(session)
         print(json.dumps({"thread_id": session.thread_id, "status": status, "steps": len(document["steps"]),
                           "next": document["next"], "pending_interrupt": document["pending_interrupt"]},
@@ -122,6 +127,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
     run.add_argument("--data-dir", help="where checkpoints and run records live (default ./data)")
     run.add_argument("--trace", help="write the run's trace as JSON to this file")
+    run.add_argument("--pdf", help="write the workflow's PDF report to this file (workflows that have one, such as ican)")
     run.set_defaults(func=cmd_run)
     flink_cli.add_parser(sub)
     return root

@@ -59,6 +59,12 @@ with st.form("settings_form"):
                                  key="settings_lease", disabled="claim_lease_s" in fixed,
                                  help=_help("claim_lease_s", "A claimed exception not finished in this time goes "
                                             "back to pending."))
+    st.markdown("**iCan career guidance**")
+    guide_loops = st.number_input("Guide loop limit (dig_deeper passes per session)", min_value=1, max_value=50,
+                                  step=1, value=int(settings.guide_max_loops), key="settings_guide_loops",
+                                  disabled="guide_max_loops" in fixed,
+                                  help=_help("guide_max_loops", "The guide hands off to the analysis when it has "
+                                             "dug this many times (seed 003: 8)."))
     apply = st.form_submit_button("Apply to this session", type="primary")
     save = st.form_submit_button("Apply and save as defaults (without the key)")
 
@@ -67,7 +73,7 @@ if apply or save:
                  "timeout_s": timeout_s, "max_retries": int(max_retries), "fallback_to_offline": fallback,
                  "chroma_url": chroma_url.strip(), "embedding_provider": embedding_provider,
                  "embedding_model": embedding_model.strip(), "accumulate_threshold": float(threshold),
-                 "claim_lease_s": float(lease)}
+                 "claim_lease_s": float(lease), "guide_max_loops": int(guide_loops)}
     try:
         st.session_state[SETTINGS_OVERRIDES] = {k: v for k, v in overrides.items() if k not in fixed}
         if api_key:

@@ -50,7 +50,10 @@ def graph_dot(nodes: Iterable[str], edges: Iterable[tuple[str, str, bool]], mark
         else:
             lines.append("  " + decl)
     for index, (parent, decls) in enumerate(clusters.items()):
-        lines.append(f"  subgraph cluster_{index} {{ label={_quote(parent)}; style=\"rounded,dashed\"; color=\"#94a3b8\";")
+        # The parent node itself is not drawn (its subgraph is): the cluster carries its colour when it is next.
+        fill = _fill(parent, marks) if parent in marks.next | marks.waiting else None
+        style = f'style="rounded,dashed,filled"; fillcolor={_quote(fill)};' if fill else 'style="rounded,dashed";'
+        lines.append(f"  subgraph cluster_{index} {{ label={_quote(parent)}; {style} color=\"#94a3b8\";")
         lines += ["    " + d for d in decls] + ["  }"]
     for source, target, conditional in edges:
         attrs = ['style=dashed'] if conditional else []

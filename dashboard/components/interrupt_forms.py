@@ -7,7 +7,7 @@ import typing
 from typing import Any
 
 import streamlit as st
-from pydantic import BaseModel
+from pydantic import BaseModel, RootModel
 
 from dashboard.state_keys import FLASH
 from pipelines.core.registry import InvalidInput
@@ -35,7 +35,7 @@ def _field_widget(name: str, annotation: Any, default: Any, key: str) -> Any:
     return st.text_area(label, value=str(default or ""), key=key, height=90)
 
 
-def render_interrupt_form(session: Session, pending: PendingInterrupt, sample: dict[str, Any] | None,
+def render_interrupt_form(session: Session, pending: PendingInterrupt, sample: Any,
                           key_prefix: str) -> bool:
     """Draw the form; on submit resume the session. Returns True when the session moved on."""
     spec = pending.spec
@@ -55,6 +55,12 @@ def render_interrupt_form(session: Session, pending: PendingInterrupt, sample: d
                 return _resume(session, raw)
             return False
         schema: type[BaseModel] = spec.schema
+        if issubclass(schema, RootModel):  # the answer is a plain value (a chat message), not an object
+            with st.form(key=f"{key_prefix}_form_{pending.id}", clear_on_submit=True):
+                answer = st.text_area("Answer", value=str(sample or ""), key=f"{key_prefix}_{pending.id}_root",
+                                      height=90)
+                submitted = st.form_submit_button("Submit answer", type="primary")
+            return _resume(session, answer) if submitted else False
         with st.form(key=f"{key_prefix}_form_{pending.id}"):
             values = {}
             for name, info in schema.model_fields.items():

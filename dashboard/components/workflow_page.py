@@ -39,8 +39,8 @@ def _flash() -> None:
 
 def _highlights(session: Session, records, breakpoints: list[str]) -> GraphHighlights:
     completed = [r for r in records if r.status == "completed"]
-    visited = {n for r in completed for n in r.nodes if n != "__input__"}
-    current = set(completed[-1].nodes) - {"__input__"} if completed else set()
+    visited = {n for r in completed for n in r.graph_nodes if n != "__input__"}
+    current = completed[-1].graph_nodes - {"__input__"} if completed else set()
     next_nodes = set(session.snapshot().next)
     waiting = {t.name for t in session.snapshot().tasks if t.interrupts}
     values = session.values()
@@ -60,15 +60,18 @@ def _sample_answer(session: Session, records) -> dict | None:
     return answers[asked] if 0 <= asked < len(answers) else None
 
 
-def render_workflow_page(spec: PipelineSpec, extra_tabs: Mapping[str, Callable[[Session], None]] | None = None) -> None:
-    """The studio page of a workflow; `extra_tabs` (title → renderer) come first, for what is special to it."""
+def render_workflow_page(spec: PipelineSpec, extra_tabs: Mapping[str, Callable[[Session], None]] | None = None,
+                         start_form: Callable[[PipelineSpec], None] | None = None) -> None:
+    """The studio page of a workflow; `extra_tabs` (title → renderer) come first, for what is special to it;
+    `start_form` is drawn when no run is open, beside the scenario picker of the sidebar."""
     try:
-        _render(spec, dict(extra_tabs or {}))
+        _render(spec, dict(extra_tabs or {}), start_form)
     except services.STORAGE_ERRORS as exc:
         services.storage_failure(exc)
 
 
-def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]) -> None:
+def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]],
+            start_form: Callable[[PipelineSpec], None] | None) -> None:
     key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
     st.caption(f"{spec.summary} — seed `{spec.seed}`")
@@ -87,7 +90,11 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
             st.warning(f"No {spec.title} run with id {thread_id}; pick one in the sidebar or start a new one.")
         st.info("Choose a scenario under **New run** in the sidebar (edit its input if you like) and press "
                 "**Start run**. Then step through the graph one super-step at a time.")
-        render_graph(st.columns([3, 2])[0], compiled, GraphHighlights(breakpoints=set(breakpoints)))
+        left, right = st.columns([3, 2])
+        render_graph(left, compiled, GraphHighlights(breakpoints=set(breakpoints)))
+        if start_form is not None:
+            with right:
+                start_form(spec)
         return
 
     session = services.open_session(spec, thread.thread_id, breakpoints)

@@ -18,7 +18,8 @@ from pipelines.career_navigator.offline_text import SAY
 from pipelines.career_navigator.schemas import CareerGoals, FeedbackAnswer, FinalPlan
 from pipelines.career_navigator.state import (SATISFACTION_SCORE, SATISFIED_LEVELS, CareerContext, UserFeedback,
                                               WorkflowStage)
-from pipelines.career_navigator.tracking import as_prompt_json, integrity_errors, now_iso, tracked
+from pipelines.core.jsonable import as_prompt_json
+from pipelines.career_navigator.tracking import integrity_errors, now_iso, tracked
 
 REPORT_FEEDBACK = "report_feedback"
 PLAN_CONFIRMATION = "plan_confirmation"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -66,9 +65,3 @@ def tracked(agent: str) -> Callable[[NodeFn], NodeFn]:
         return node
 
     return decorate
-
-
-def as_prompt_json(value: Any, limit: int = 6000) -> str:
-    """Compact JSON for a prompt, bounded so an over-long field cannot blow up the context."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[:limit] + " …(truncated)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import enum
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,3 +41,9 @@ def to_jsonable(value: Any) -> Any:
 
 def state_to_jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
     return {key: to_jsonable(val) for key, val in values.items()}
+
+
+def as_prompt_json(value: Any, limit: int = 6000) -> str:
+    """Compact JSON for a prompt, bounded so an over-long field cannot blow up the context."""
+    text = json.dumps(to_jsonable(value), ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit] + " …(truncated)"

@@ -168,7 +168,7 @@ class PdfDocument:
         self._para("<br/>".join(out) or "&nbsp;", "code")
 
     def markdown(self, md: str) -> None:
-        """#/##/### headings, paragraphs, - and 1. lists, **bold**, `code` and fenced code blocks."""
+        """#/##/### headings, paragraphs, - and 1. lists, | tables |, > quotes, **bold**, `code` and fenced code."""
         para: list[str] = []
 
         def flush() -> None:
@@ -176,16 +176,27 @@ class PdfDocument:
                 self._para(inline_markdown(" ".join(para)), "body")
                 para.clear()
 
-        lines = iter(str(md).splitlines())
-        for line in lines:
-            stripped = line.strip()
+        lines, i = str(md).splitlines(), 0
+        while i < len(lines):
+            stripped = lines[i].strip()
+            i += 1
             if stripped.startswith("```"):
                 flush()
-                self.code("\n".join(itertools.takewhile(lambda ln: not ln.strip().startswith("```"), lines)))
+                block = list(itertools.takewhile(lambda ln: not ln.strip().startswith("```"), lines[i:]))
+                self.code("\n".join(block))
+                i += len(block) + 1
+            elif stripped.startswith("|"):
+                flush()
+                rows = [stripped, *itertools.takewhile(lambda ln: ln.strip().startswith("|"), lines[i:])]
+                self._markdown_table(rows)
+                i += len(rows) - 1
+            elif stripped.startswith(">"):
+                flush()
+                self._para(inline_markdown(stripped.lstrip("> ")), "subtitle")
             elif m := re.match(r"^(#{1,6})\s+(.*)$", stripped):
                 flush()
                 self.heading(m.group(2).strip("# "), min(len(m.group(1)), 3))
-            elif m := _LIST_RE.match(line):
+            elif m := _LIST_RE.match(lines[i - 1]):
                 flush()
                 bullet = f"{m.group(1)}." if m.group(1) else "•"
                 self._para(inline_markdown(m.group(2)), "bullet", bulletText=bullet)
@@ -194,6 +205,12 @@ class PdfDocument:
             else:
                 para.append(stripped)
         flush()
+
+    def _markdown_table(self, lines: list[str]) -> None:
+        cells = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines]
+        cells = [row for row in cells if not all(re.fullmatch(r":?-{2,}:?", c) for c in row if c)]
+        if cells:
+            self.table(cells[0], cells[1:], markdown=True)
 
     def spacer(self, height: float = 8) -> None:
         self.add(Spacer(1, height))
@@ -221,12 +238,13 @@ class PdfDocument:
         return [self.width * n / sum(need) for n in need]
 
     def table(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], col_widths: Sequence[float] | None = None,
-              zebra: bool = True, cell_colors: Mapping[tuple[int, int | None], Any] | None = None) -> Table:
+              zebra: bool = True, cell_colors: Mapping[tuple[int, int | None], Any] | None = None,
+              markdown: bool = False) -> Table:
         """Wrapped cells; the header repeats on every page. cell_colors maps (row, col) of rows — col None for
         the whole row — to a colour or "#hex"."""
         widths = self._widths(header, rows, col_widths)
-        data = [[self._cell(h, "head") for h in header]]
-        data += [[self._cell(row[i] if i < len(row) else "") for i in range(len(header))] for row in rows]
+        data = [[self._cell(h, "head", markdown) for h in header]]
+        data += [[self._cell(row[i] if i < len(row) else "", md=markdown) for i in range(len(header))] for row in rows]
         style = [("BACKGROUND", (0, 0), (-1, 0), ACCENT), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                  ("LINEBELOW", (0, 0), (-1, -1), 0.4, LINE), ("TOPPADDING", (0, 0), (-1, -1), 3),
                  ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("LEFTPADDING", (0, 0), (-1, -1), 4),

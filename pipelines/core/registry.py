@@ -83,6 +83,8 @@ class PipelineSpec:
     interrupts: tuple[InterruptSpec, ...] = ()
     field_order: tuple[str, ...] = ()
     done_message: str = "The run is complete: the Report tab has its result."
+    # The workflow's domain report as a PDF, from the run's state (None when it has none).
+    pdf: Callable[[Mapping[str, Any]], bytes] | None = None
 
     @property
     def scenarios_dir(self) -> Path:
@@ -142,7 +144,7 @@ CATALOG: tuple[WorkflowEntry, ...] = (
                   "human in the loop.", "Recruiters", None),
     WorkflowEntry("ican", "iCan career guidance", "003_2c02f34152f75626.txt",
                   "A guided chat in a nested guide subgraph, resume parsing, RIASEC profile, career matching "
-                  "and a PDF report.", "Career counselors", None),
+                  "and a PDF report.", "Career counselors", "pipelines.ican"),
     WorkflowEntry("deep_research", "Deep research", "004_1c30d6b8d21f696c.txt",
                   "Plan, investigate, observe and delegate, with a memory stack, to write a research report.",
                   "Presenters and analysts", None),

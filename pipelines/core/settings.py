@@ -31,6 +31,7 @@ ENV_VARS = {
     "embedding_model": "STEPWISE_EMBEDDING_MODEL",
     "claim_lease_s": "STEPWISE_CLAIM_LEASE",
     "accumulate_threshold": "STEPWISE_ACCUMULATE_THRESHOLD",
+    "guide_max_loops": "STEPWISE_GUIDE_MAX_LOOPS",
 }
 SETTINGS_FILE_ENV = "STEPWISE_SETTINGS_FILE"
 API_KEY_ENV_VARS = ("STEPWISE_API_KEY", "OPENAI_API_KEY")
@@ -62,6 +63,8 @@ class Settings:
     # A claimed exception whose worker has not finished within the lease goes back to pending.
     claim_lease_s: float = 600.0
     accumulate_threshold: float = 0.8
+    # iCan's guide digs at most this many times per session (seed 003: the comment says 2, the code 8).
+    guide_max_loops: int = 8
 
     def __post_init__(self) -> None:
         if self.provider not in PROVIDERS:
@@ -77,6 +80,8 @@ class Settings:
             raise SettingsError("the claim lease must be a positive number of seconds")
         if not 0 <= self.accumulate_threshold <= 1:
             raise SettingsError("the accumulate threshold is a confidence between 0 and 1")
+        if not 1 <= self.guide_max_loops <= 50:
+            raise SettingsError("the guide's loop limit must be between 1 and 50")
 
     @property
     def data_path(self) -> Path:

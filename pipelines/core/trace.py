@@ -60,6 +60,11 @@ class StepRecord:
         return sorted(set(root or [t.node for t in self.tasks]))
 
     @property
+    def graph_nodes(self) -> set[str]:
+        """The nodes as the xray graph names them: a subgraph's node is `parent:child`."""
+        return {f"{t.namespace.split('|')[0].split(':')[0]}:{t.node}" if t.namespace else t.node for t in self.tasks}
+
+    @property
     def label(self) -> str:
         names = ["input" if n == INPUT_NODE else n for n in self.nodes]
         return f"{self.step} " + "+".join(names or ["?"])

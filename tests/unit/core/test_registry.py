@@ -7,7 +7,7 @@ from pipelines.core.registry import CATALOG, InvalidInput, available_specs, get_
 
 def test_catalog_lists_the_five_seed_workflows_and_only_built_ones_have_specs():
     assert [e.id for e in CATALOG] == ["career_navigator", "flink_diagnosis", "recruiter", "ican", "deep_research"]
-    assert [s.id for s in available_specs()] == ["career_navigator", "flink_diagnosis"]
+    assert [s.id for s in available_specs()] == ["career_navigator", "flink_diagnosis", "ican"]
     with pytest.raises(InvalidInput, match="not built yet"):
         get_spec("recruiter")
     with pytest.raises(InvalidInput, match="unknown pipeline 'nope'"):

@@ -1,0 +1,164 @@
+"""The counselor's side of an iCan session: start it, chat with the guide, attach a resume, see the results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from dashboard.components.ican_charts import make_riasec_figure, matches_frame, riasec_frame
+from dashboard.components.run_sidebar import start_run
+from dashboard.components.workflow_page import demote_headings
+from dashboard.state_keys import FLASH
+from pipelines.core.registry import InvalidInput, PipelineSpec
+from pipelines.core.session import Session
+from pipelines.ican.nodes import CLIENT_MESSAGE, MAX_CLIENT_TURNS
+from pipelines.ican.resume import ResumeFileError, read_resume
+
+KEY = "ican"
+STAGES = {0: "Guide: collecting information", 30: "Resume parser: reading the resume and the conversation",
+          50: "Profile analyzer: scoring RIASEC interests", 70: "Career matcher: ranking 923 O*NET occupations",
+          90: "Reporter: writing the report", 100: "Done: the report and the PDF are ready"}
+RESUME_TYPES = ["pdf", "docx", "txt", "md"]
+
+
+def stage_label(progress: int) -> str:
+    return STAGES[max(p for p in STAGES if p <= progress)]
+
+
+def _read_upload(upload) -> tuple[str, str]:
+    """(text, error): the error says why the file cannot be used; the session goes on without it."""
+    try:
+        return read_resume(upload.name, upload.getvalue()), ""
+    except ResumeFileError as exc:
+        return "", str(exc)
+
+
+def render_start_form(spec: PipelineSpec) -> None:
+    """A new session from the client's first message (and a resume), run to the guide's first question."""
+    with st.form(f"{KEY}_start", border=True):
+        st.markdown("#### New guidance session")
+        message = st.text_area("The client's first message", key=f"{KEY}_first_message", height=110,
+                               placeholder="e.g. I'm a lab technician and I feel stuck… / 我是一名老师，想转行…")
+        upload = st.file_uploader("Resume (optional: PDF, DOCX, TXT or Markdown)", type=RESUME_TYPES,
+                                  key=f"{KEY}_start_resume")
+        submitted = st.form_submit_button("Start the session", type="primary")
+    if not submitted:
+        return
+    raw: dict[str, Any] = {"raw_input": message}
+    if upload is not None:
+        text, error = _read_upload(upload)
+        if error:
+            st.warning(f"{error} The session starts without a resume.")
+        else:
+            raw.update(resume_text=text, resume_name=upload.name)
+    if start_run(spec, raw, None):
+        st.session_state[f"{KEY}_autorun"] = True
+        st.rerun()
+    st.error(st.session_state.pop(FLASH, ("error", "The session could not start."))[1])
+
+
+def _run_on(session: Session, where) -> None:
+    """Run to the guide's next question or to the end, the progress bar following each step."""
+    bar = where.progress(0.0, text="Working…")
+
+    def follow(_outcome) -> None:
+        progress = int(session.values().get("progress") or 0)
+        bar.progress(progress / 100, text=f"{progress} % — {stage_label(progress)}")
+
+    outcomes = session.run("interrupt", on_step=follow)
+    failed = next((o.error for o in outcomes if o.error), None)
+    st.session_state[FLASH] = ("error", f"A step failed: {failed}") if failed else \
+        ("success", "The guide has answered." if session.status() == "waiting" else "The analysis is complete.")
+
+
+def _chat(values: dict[str, Any]) -> None:
+    for turn in values.get("conversation_history") or []:
+        client = turn.get("role") == "user"
+        with st.chat_message("user" if client else "assistant", avatar="🧑" if client else "🧭"):
+            st.markdown(turn.get("content", ""))
+
+
+def _resume_box(session: Session, values: dict[str, Any]) -> bool:
+    if values.get("resume_name") and not values.get("resume_issue"):
+        st.caption(f"📄 Resume attached: {values['resume_name']}")
+        return False
+    if values.get("resume_issue"):
+        st.warning(values["resume_issue"])
+    if values.get("structured_profile") or session.status() != "waiting":
+        return False
+    with st.expander("Attach a resume (PDF, DOCX, TXT or Markdown)"):
+        upload = st.file_uploader("Resume", type=RESUME_TYPES, key=f"{KEY}_resume_upload")
+        if upload is None or not st.button("Attach to the session", key=f"{KEY}_attach"):
+            return False
+        text, error = _read_upload(upload)
+        if error:
+            st.error(error)
+            return False
+        # Written as if the guide had received it; the client's turn is then asked again, so nothing is lost.
+        session.edit_state({"resume_text": text, "resume_name": upload.name, "resume_issue": ""}, as_node="guide_node")
+        session.run("interrupt")
+        st.session_state[FLASH] = ("success", f"Resume {upload.name} attached; the resume parser will read it.")
+        return True
+
+
+def render_session_tab(session: Session) -> None:
+    values = session.values()
+    progress = int(values.get("progress") or 0)
+    st.progress(progress / 100, text=f"{progress} % — {stage_label(progress)}")
+    status_area = st.empty()
+    if st.session_state.pop(f"{KEY}_autorun", False) and session.status() == "ready":
+        _run_on(session, status_area)
+        st.rerun()
+    _chat(values)
+    if _resume_box(session, values):
+        st.rerun()
+    waiting = [p for p in session.pending_interrupts() if p.kind == CLIENT_MESSAGE]
+    if waiting:
+        turn = waiting[0].value.get("turn", 0)
+        with st.form(f"{KEY}_reply", clear_on_submit=True):
+            message = st.text_area(f"The client's answer (message {turn} of {MAX_CLIENT_TURNS}; the third starts "
+                                   "the analysis)", key=f"{KEY}_reply_text", height=100)
+            sent = st.form_submit_button("Send to the guide", type="primary")
+        if sent:
+            try:
+                session.resume(message)
+            except InvalidInput as exc:
+                st.error(str(exc))
+                return
+            _run_on(session, status_area)
+            st.rerun()
+    elif session.status() == "ready":
+        if st.button("Continue the session", key=f"{KEY}_continue", type="primary",
+                     help="Run to the guide's next question, or through the analysis to the report"):
+            _run_on(session, status_area)
+            st.rerun()
+
+
+def render_results_tab(session: Session) -> None:
+    values = session.values()
+    lang = values.get("language") or "en"
+    scores = values.get("riasec_scores") or {}
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown("**RIASEC profile**")
+        st.plotly_chart(make_riasec_figure(riasec_frame(scores, lang)), key=f"{KEY}_radar", width="stretch")
+    with right:
+        st.metric("Holland code", values.get("holland_code") or "—")
+        for letter, quotes in (values.get("riasec_evidence") or {}).items():
+            if quotes and letter in (values.get("holland_code") or ""):
+                st.caption(f"**{letter}** · " + " · ".join(f"“{q}”" for q in quotes[:3]))
+    matches = values.get("career_matches") or []
+    st.markdown("**Career matches** (O*NET 30.2, top 10)")
+    if matches:
+        columns = ["rank", "title", "title_zh", "high_point_code", "score", "skill_overlap", "reason"]
+        frame = matches_frame(matches)[columns if lang == "zh" else [c for c in columns if c != "title_zh"]]
+        st.dataframe(frame, hide_index=True, key=f"{KEY}_matches", width="stretch")
+    else:
+        st.caption("The matches come after the profile analyzer.")
+    if values.get("final_report"):
+        with st.container(border=True):
+            st.markdown(demote_headings(values["final_report"], 1))
+        pdf = session.spec.pdf(values)
+        st.download_button("Download the PDF report", data=pdf, mime="application/pdf", key=f"{KEY}_pdf",
+                           file_name=f"ican-report-{str(values.get('session_id', 'session'))[:8]}.pdf", type="primary")

@@ -1,0 +1,90 @@
+"""iCan career guidance (seed 003): its PipelineSpec for the runtime, the CLI and the dashboard."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from pipelines.core.registry import ASSETS_DIR, Counter, InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
+from pipelines.core.session import format_validation_error
+from pipelines.core.text import detect_language
+from pipelines.ican.graph import build_graph
+from pipelines.ican.nodes import CLIENT_MESSAGE, MAX_CLIENT_TURNS
+from pipelines.ican.pdf_report import ican_pdf
+from pipelines.ican.report import build_report
+from pipelines.ican.resume import ResumeFileError, looks_like_resume, not_a_resume_message, read_resume
+from pipelines.ican.schemas import ClientMessage, RunInput
+from pipelines.ican.state import ICanContext
+
+
+def _resume_from_file(path_text: str) -> tuple[str, str, str]:
+    """(text, name, issue): a resume that cannot be read is noted and the session goes on without it."""
+    path = Path(path_text).expanduser()
+    if not path.is_absolute() and not path.exists():
+        path = ASSETS_DIR.parent / path  # scenario files name shipped samples relative to the project
+    try:
+        return read_resume(path.name, path.read_bytes()), path.name, ""
+    except FileNotFoundError:
+        return "", path.name, f"{path.name}: no such file; the session goes on without a resume."
+    except (OSError, ResumeFileError) as exc:
+        return "", path.name, f"{exc}; the session goes on without it." if isinstance(exc, OSError) else str(exc)
+
+
+def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
+    """`{"raw_input": "<the client's first message>"}`, optionally with `resume_text` or `resume_file`."""
+    try:
+        data = RunInput.model_validate(dict(raw))
+    except ValidationError as exc:
+        raise InvalidInput(f"invalid iCan input: {format_validation_error(exc)}") from exc
+    state: dict[str, Any] = {
+        "session_id": data.session_id or thread_id, "raw_input": data.raw_input,
+        "conversation_history": [{"role": "user", "content": data.raw_input}],
+        "language": detect_language(data.raw_input), "progress": 0,
+    }
+    if data.resume_file:
+        text, name, issue = _resume_from_file(data.resume_file)
+        state.update(resume_text=text, resume_name=name, resume_issue=issue)
+    elif data.resume_text:
+        ok = looks_like_resume(data.resume_text)
+        state.update(resume_text=data.resume_text if ok else "", resume_name=data.resume_name or "pasted resume",
+                     resume_issue="" if ok else not_a_resume_message("The pasted text"))
+    return state
+
+
+def make_context(deps: RuntimeDeps) -> ICanContext:
+    return ICanContext(gateway=deps.gateway, max_guide_loops=deps.settings.guide_max_loops,
+                       max_client_turns=MAX_CLIENT_TURNS)
+
+
+SPEC = PipelineSpec(
+    id="ican",
+    title="iCan career guidance",
+    seed="003_2c02f34152f75626.txt",
+    summary="A guide subgraph chats with the client until it knows enough (or three messages are in); then the "
+            "resume parser, the RIASEC profile analyzer, the O*NET career matcher and the reporter run.",
+    build=build_graph,
+    make_context=make_context,
+    make_input=make_input,
+    report=build_report,
+    counters=(
+        Counter("client_turns", "Client messages (analysis forced at the limit)", limit=MAX_CLIENT_TURNS,
+                loop_edge=("client_turn", "guide_node:welcome")),
+        Counter("guide_loop_count", "Guide dig_deeper passes", limit_field="max_guide_loops", limit=8,
+                loop_edge=("guide_node:check_sufficiency", "guide_node:dig_deeper")),
+        Counter("progress", "Analysis progress (%)", limit=100),
+    ),
+    interrupts=(
+        InterruptSpec(CLIENT_MESSAGE, "The client's next message", ClientMessage,
+                      "Type or paste what the client answers; the guide replies, or starts the analysis once it "
+                      "knows enough or this is the client's third message."),
+    ),
+    field_order=("session_id", "raw_input", "conversation_history", "needs_more_info", "current_agent", "progress",
+                 "language", "collected_info", "missing_fields", "emotion_state", "client_turns", "guide_loop_count",
+                 "resume_name", "resume_issue", "resume_text", "structured_profile", "riasec_scores", "riasec_evidence",
+                 "holland_code", "career_matches", "final_report"),
+    done_message="The session is complete: the Results tab has the RIASEC profile, the matches, the report and the PDF.",
+    pdf=ican_pdf,
+)

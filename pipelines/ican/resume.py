@@ -1,0 +1,157 @@
+"""Resumes: read PDF, DOCX, TXT or Markdown with langchain-community loaders, tell a resume from other text,
+and extract the structured profile offline."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import tempfile
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pipelines.ican.occupations import client_skills, skill_names
+from pipelines.ican.offline import DEGREES, extract_basic_info, years_of_experience
+from pipelines.ican.schemas import EducationEntry, ExperienceEntry, StructuredProfile
+
+MAX_RESUME_BYTES = 5 * 1024 * 1024
+MAX_RESUME_CHARS = 60_000
+SUFFIXES = {".pdf": "PDF", ".docx": "DOCX", ".txt": "text", ".md": "Markdown", ".markdown": "Markdown"}
+_SECTION_CUES = ("education", "experience", "employment", "work history", "skills", "projects", "objective",
+                 "summary", "certification", "languages", "教育", "学历", "工作经历", "工作经验", "实习", "技能",
+                 "项目", "求职意向", "自我评价", "个人信息", "简历", "resume", "curriculum vitae", "profile")
+_DATE_RANGE = re.compile(r"((?:19|20)\d{2})(?:[./年-]\s*\d{1,2}月?)?\s*(?:-|–|—|~|to|至|到)\s*"
+                         r"((?:19|20)\d{2}|present|now|current|today|至今|现在)", re.I)
+
+
+class ResumeFileError(ValueError):
+    """An uploaded resume cannot be used; the message says why, in words a counselor can act on."""
+
+
+def not_a_resume_message(name: str) -> str:
+    return (f"{name} does not look like a resume (no sections such as education, experience or skills, and no "
+            "dates); the session goes on without it.")
+
+
+def read_resume(name: str, data: bytes) -> str:
+    """The text of an uploaded resume, or ResumeFileError saying why it cannot be used."""
+    suffix = Path(name).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ResumeFileError(f"{name}: only PDF, DOCX, TXT or Markdown resumes can be read")
+    if len(data) > MAX_RESUME_BYTES:
+        raise ResumeFileError(f"{name} is {len(data) / 1024 / 1024:.1f} MB; resumes up to "
+                              f"{MAX_RESUME_BYTES // 1024 // 1024} MB can be read")
+    if not data.strip():
+        raise ResumeFileError(f"{name} is empty")
+    if suffix == ".pdf" and not data.startswith(b"%PDF"):
+        raise ResumeFileError(f"{name} is not a PDF file (it may be renamed or damaged)")
+    if suffix == ".docx" and not data.startswith(b"PK"):
+        raise ResumeFileError(f"{name} is not a Word .docx file (old .doc files are not supported)")
+    with tempfile.TemporaryDirectory(prefix="stepwise-resume-") as tmp:
+        path = Path(tmp) / f"resume{suffix}"
+        path.write_bytes(data)
+        try:
+            text = _load(path, suffix)
+        except Exception as exc:  # noqa: BLE001 - any loader failure is an unreadable file to the user
+            raise ResumeFileError(f"{name} could not be read as {SUFFIXES[suffix]} ({type(exc).__name__}: "
+                                  f"{str(exc).splitlines()[0][:160] if str(exc) else 'no detail'})") from exc
+    text = re.sub(r"[ \t]+", " ", text).strip()
+    if not text:
+        raise ResumeFileError(f"{name} has no text to read (a scanned image needs OCR first)")
+    if not looks_like_resume(text):
+        raise ResumeFileError(not_a_resume_message(name))
+    return text[:MAX_RESUME_CHARS]
+
+
+def _load(path: Path, suffix: str) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # langchain-community announces its sunset on import
+        from langchain_community.document_loaders import Docx2txtLoader, PyPDFLoader, TextLoader
+    if suffix == ".pdf":
+        loader = PyPDFLoader(str(path), mode="single")
+    elif suffix == ".docx":
+        loader = Docx2txtLoader(str(path))
+    else:
+        loader = TextLoader(str(path), autodetect_encoding=True)
+    return "\n".join(doc.page_content for doc in loader.load())
+
+
+def looks_like_resume(text: str) -> bool:
+    """Two resume section headings, or one and a date range, in a text of some length."""
+    lowered = (text or "").lower()
+    cues = sum(1 for cue in _SECTION_CUES if cue in lowered)
+    dated = bool(_DATE_RANGE.search(lowered))
+    return len(lowered) >= 60 and (cues >= 2 or (cues >= 1 and dated))
+
+
+def _education(lines: list[str]) -> list[EducationEntry]:
+    entries = []
+    for line in lines:
+        lowered = line.lower()
+        degree = next((name for name, cues in DEGREES if any(c in lowered for c in cues)), None)
+        if degree and len(line) < 200:
+            year = re.search(r"(?:19|20)\d{2}", line)
+            school = re.search(r"([A-Z][\w.&' ]+(?:University|College|Institute|School))|([\u4e00-\u9fff]{2,12}(?:大学|学院))", line)
+            entries.append(EducationEntry(degree=degree, school=school.group(0).strip() if school else None,
+                                          year=year.group(0) if year else None, field=None))
+    return entries[:4]
+
+
+def _title_and_organization(text: str) -> tuple[str | None, str | None]:
+    for separator in (" — ", " – ", " | ", " at ", " @ ", "，"):
+        if separator in text:
+            title, organization = text.split(separator, 1)
+            return title.strip()[:120] or None, organization.strip()[:120] or None
+    return text.strip()[:120] or None, None
+
+
+def _experience(lines: list[str]) -> tuple[list[ExperienceEntry], float | None]:
+    """Entries from lines with a date range; the title is on that line, or on the line above it."""
+    entries, years = [], 0.0
+    for i, line in enumerate(lines):
+        match = _DATE_RANGE.search(line)
+        if not match or any(c in line.lower() for _, cues in DEGREES for c in cues):
+            continue
+        start, end_text = int(match.group(1)), match.group(2).lower()
+        years += max(0, (int(end_text) if end_text.isdigit() else datetime.date.today().year) - start)
+        heading = _DATE_RANGE.sub("", line).strip(" |,-–—:·\t")
+        if not heading and i > 0 and not _DATE_RANGE.search(lines[i - 1]):
+            heading = lines[i - 1]
+        title, organization = _title_and_organization(heading)
+        summary = lines[i + 1] if i + 1 < len(lines) and not _DATE_RANGE.search(lines[i + 1]) else None
+        entries.append(ExperienceEntry(title=title, organization=organization, period=match.group(0), summary=summary))
+    return entries[:8], (years or None)
+
+
+def profile_from(resume_text: str, said: str, collected: Mapping[str, Any], lang: str) -> StructuredProfile:
+    """The offline resume parser: the resume's sections when there is one, else what the client said."""
+    spoken = extract_basic_info(said, lang)
+    target = collected.get("target") or spoken.target
+    if not resume_text:
+        education = [EducationEntry(degree=spoken.education, field=spoken.major)] if spoken.education or spoken.major else []
+        experience = [ExperienceEntry(title=spoken.current_role)] if spoken.current_role else []
+        return StructuredProfile(source="conversation", education=education, experience=experience,
+                                 years_experience=spoken.years_experience, skills=spoken.skills, target=target,
+                                 summary=_summary(spoken.current_role, spoken.years_experience, target, lang))
+    lines = [line.strip(" •*-#\t") for line in resume_text.splitlines() if line.strip(" •*-#\t")]
+    experience, dated_years = _experience(lines)
+    skills = skill_names(client_skills(resume_text + "\n" + said), lang)
+    first = lines[0] if lines else ""
+    name = first if len(first) <= 40 and not re.search(r"\d|@|resume|简历", first, re.I) else None
+    role = experience[0].title if experience else spoken.current_role
+    years = dated_years or years_of_experience(resume_text) or spoken.years_experience
+    return StructuredProfile(source="resume+conversation" if said.strip() else "resume", name=name,
+                             education=_education(lines), experience=experience, years_experience=years,
+                             skills=skills, target=target, summary=_summary(role, years, target, lang))
+
+
+def _summary(role: str | None, years: float | None, target: str | None, lang: str) -> str:
+    if lang == "zh":
+        parts = [f"目前/最近的角色：{role}" if role else "", f"约 {years:g} 年经验" if years else "",
+                 f"希望发展方向：{target}" if target else ""]
+        return "；".join(p for p in parts if p) or "来访者尚未提供详细的背景信息。"
+    parts = [f"current or latest role: {role}" if role else "", f"about {years:g} years of experience" if years else "",
+             f"wants to move towards {target}" if target else ""]
+    text = "; ".join(p for p in parts if p) or "the client has not given much background yet"
+    return text[0].upper() + text[1:] + "."

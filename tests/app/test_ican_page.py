@@ -1,0 +1,95 @@
+"""The iCan counselor page in AppTest: start a session, chat to the analysis, results, report and PDF."""
+
+from tests.app.conftest import no_errors
+from tests.unit.ican.conftest import ican_scenario
+
+KEY = "ican"
+
+
+def texts(app):
+    return " ".join(m.value for m in [*app.markdown, *app.caption, *app.info, *app.success, *app.warning, *app.error])
+
+
+def submit(app, label):
+    next(b for b in app.button if b.label == label).click().run()
+    no_errors(app)
+
+
+def start(page, message):
+    app = page("ican")
+    no_errors(app)
+    app.text_area(key=f"{KEY}_first_message").input(message)
+    submit(app, "Start the session")
+    return app
+
+
+def chat_lines(app):
+    return [(m.name, " ".join(x.value for x in m.markdown)) for m in app.get("chat_message")]
+
+
+def send(app, message):
+    app.text_area(key=f"{KEY}_reply_text").input(message)
+    submit(app, "Send to the guide")
+
+
+def answer_until_done(app, answers):
+    """Answer while the guide asks; it may have enough before the answers run out."""
+    for answer in answers:
+        if not any(t.key == f"{KEY}_reply_text" for t in app.text_area):
+            break
+        send(app, answer)
+
+
+def test_before_a_session_the_page_offers_the_start_form_and_the_nested_graph(page):
+    app = page("ican")
+    no_errors(app)
+    assert app.title[0].value == "iCan career guidance"
+    dot = app.get("graphviz_chart")[0].proto.spec
+    assert "cluster_0" in dot and "dig_deeper" in dot and "check_sufficiency" in dot
+    assert any(b.label == "Start the session" for b in app.button)
+
+
+def test_an_english_session_from_greeting_to_pdf(page):
+    scenario = ican_scenario("en_lab_to_data")
+    app = start(page, scenario["input"]["raw_input"])
+    lines = chat_lines(app)
+    assert [who for who, _ in lines] == ["user", "assistant", "assistant", "assistant"]
+    assert "iCan career guide" in lines[1][1]
+    assert "message 2 of 3" in " ".join(t.label for t in app.text_area)
+    answer_until_done(app, scenario["answers"])
+    assert "100 % — Done" in " ".join(p.proto.text for p in app.get("progress"))
+    app.session_state[f"{KEY}_tab"] = "Results"
+    app.run()
+    no_errors(app)
+    assert app.metric[0].value[0] == "I"  # the Holland code
+    assert len(app.get("plotly_chart")) == 1 and len(app.dataframe) == 1
+    assert "Top matches" in texts(app)
+    assert any(b.label == "Download the PDF report" for b in app.get("download_button"))
+
+
+def test_a_chinese_session_shows_chinese_titles(page):
+    scenario = ican_scenario("zh_teacher_to_design")
+    app = start(page, scenario["input"]["raw_input"])
+    assert "iCan 职业向导" in chat_lines(app)[1][1]
+    answer_until_done(app, scenario["answers"])
+    app.session_state[f"{KEY}_tab"] = "Results"
+    app.run()
+    no_errors(app)
+    frame = app.dataframe[0].value
+    assert "title_zh" in frame.columns and frame["title_zh"].str.len().min() > 0
+    assert "最匹配的职业" in texts(app)
+
+
+def test_an_empty_answer_is_refused_and_nothing_is_lost(page):
+    app = start(page, "I feel stuck in my job.")
+    before = chat_lines(app)
+    send(app, "   ")
+    assert "invalid answer" in " ".join(e.value for e in app.error)
+    assert chat_lines(app) == before
+
+
+def test_an_empty_first_message_is_refused(page):
+    app = page("ican")
+    submit(app, "Start the session")
+    assert "invalid iCan input" in " ".join(e.value for e in app.error)
+    assert "thread" not in app.query_params

@@ -1,0 +1,116 @@
+"""The outer iCan workflow on the real graph, checkpointer and run store: routes, progress, messages, resumes."""
+
+from pipelines.ican.nodes import route_after_guide
+from tests.support.driving import run_with_answers
+from tests.unit.ican.conftest import ican_scenario
+
+ANALYSIS = ["resume_parser_node", "profile_analyzer_node", "career_matcher_node", "reporter_node"]
+
+
+def visited(session) -> list[str]:
+    return [n for r in session.records() if r.status == "completed" for n in r.nodes]
+
+
+def test_route_after_guide():
+    user = {"role": "user", "content": "x"}
+    assert route_after_guide({"needs_more_info": False, "conversation_history": [user]}) == "resume_parser_node"
+    assert route_after_guide({"needs_more_info": True, "conversation_history": [user]}) == "client_turn"
+    assert route_after_guide({"needs_more_info": True, "conversation_history": [user] * 3}) == "resume_parser_node"
+
+
+def test_the_third_client_message_forces_the_analysis(start_ican):
+    session = start_ican("zh_forced_after_three")
+    kinds = run_with_answers(session, ican_scenario("zh_forced_after_three")["answers"])
+    state = session.values()
+    assert kinds == ["client_message", "client_message"]
+    assert session.status() == "completed"
+    assert state["client_turns"] == 3 and state["forced_analysis"] is True
+    assert visited(session).count("guide_node") == 3
+    assert visited(session)[-4:] == ANALYSIS
+    assert "对话信息还不完整" in state["final_report"]
+
+
+def test_a_full_english_session(start_ican):
+    session = start_ican("en_lab_to_data")
+    progress = []
+    session.run("end", on_step=lambda _: progress.append(session.values().get("progress")))
+    assert session.status() == "waiting"
+    first_turn = [t["role"] for t in session.values()["conversation_history"]]
+    # Welcome, acknowledgement and question: every reply of the inner graph reaches the history.
+    assert first_turn == ["user", "assistant", "assistant", "assistant"]
+    run_with_answers(session, ican_scenario("en_lab_to_data")["answers"])
+    state = session.values()
+    assert session.status() == "completed"
+    assert state["holland_code"][0] == "I"
+    assert set(state["riasec_scores"]) == set("RIASEC") and all(0 <= v <= 100 for v in state["riasec_scores"].values())
+    assert len(state["career_matches"]) == 10
+    assert state["final_report"].startswith("# iCan career report")
+    assert state["language"] == "en" and not state.get("forced_analysis")
+
+
+def test_progress_goes_30_50_70_90_100(start_ican):
+    session = start_ican(raw_input="I'm a software engineer with 6 years of experience at a fintech company and a "
+                                   "bachelor's in computer science; I love solving data puzzles and want to become a "
+                                   "data scientist.")
+    seen = []
+    session.run("end", on_step=lambda _: seen.append(session.values().get("progress")))
+    assert session.status() == "completed"
+    assert [p for i, p in enumerate(seen) if i == 0 or p != seen[i - 1]] == [30, 50, 70, 90, 100]
+
+
+def test_the_welcome_is_said_once_per_session(start_ican):
+    session = start_ican("en_lab_to_data")
+    run_with_answers(session, ican_scenario("en_lab_to_data")["answers"])
+    guide_lines = [t["content"] for t in session.values()["conversation_history"] if t["role"] == "assistant"]
+    assert sum("iCan career guide" in line for line in guide_lines) == 1
+
+
+def test_stepping_streams_the_guide_subgraph(start_ican):
+    session = start_ican("en_lab_to_data")
+    outcome = session.step()
+    inner = [t for t in outcome.record.tasks if t.namespace]
+    assert [t.node for t in inner][:4] == ["welcome", "assess_need", "collect_basic_info", "dig_deeper"]
+    assert all(t.namespace.startswith("guide_node:") for t in inner)
+    assert {"guide_node:welcome", "guide_node", "guide_node:check_sufficiency"} <= outcome.record.graph_nodes
+
+
+def test_the_graph_shows_the_guide_as_a_cluster(studio, ican):
+    nodes = set(studio.compiled(ican).get_graph(xray=True).nodes)
+    assert {"guide_node:welcome", "guide_node:assess_need", "guide_node:collect_basic_info",
+            "guide_node:dig_deeper", "guide_node:check_sufficiency", "client_turn", "reporter_node"} <= nodes
+
+
+def test_a_resume_file_feeds_the_profile(start_ican):
+    session = start_ican("en_with_resume")
+    run_with_answers(session, ican_scenario("en_with_resume")["answers"])
+    state = session.values()
+    profile = state["structured_profile"]
+    assert profile["source"] == "resume+conversation" and profile["name"] == "Maria Lopez"
+    assert any("Cardiology" in (e.get("title") or "") for e in profile["experience"])
+    assert state["holland_code"][0] == "S"
+
+
+def test_a_file_that_is_not_a_resume_is_noted_and_the_session_goes_on(start_ican):
+    session = start_ican("en_not_a_resume")
+    run_with_answers(session, ican_scenario("en_not_a_resume")["answers"])
+    state = session.values()
+    assert session.status() == "completed"
+    assert "does not look like a resume" in state["resume_issue"]
+    assert state["structured_profile"]["source"] == "conversation"
+    assert "The resume was not used" in state["final_report"]
+    assert state["holland_code"][0] == "E"
+
+
+def test_a_missing_resume_file_is_noted(start_ican):
+    session = start_ican(raw_input="I am a chef.", resume_file="/nowhere/cv.pdf")
+    assert "no such file" in session.values()["resume_issue"]
+
+
+def test_the_guide_loop_limit_is_a_setting(studio, ican, settings):
+    tight = settings.with_overrides(guide_max_loops=1)
+    session = studio.new_session(ican, {"raw_input": "I'm a nurse, 5 years. Bachelor's degree."}, tight)
+    session.run("end")
+    state = session.values()
+    assert state["max_guide_loops"] == 1 and state["guide_loop_count"] == 1
+    # The one pass found education covered, so the guide hands off at once.
+    assert session.status() == "completed" and state["forced_analysis"] is True

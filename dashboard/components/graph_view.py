@@ -28,7 +28,7 @@ def _fill(node: str, marks: GraphHighlights) -> str:
     for kind in ("waiting", "current", "next", "visited"):
         if node in getattr(marks, kind):
             return COLOURS[kind]
-    return COLOURS["terminal"] if node in ("__start__", "__end__") else COLOURS["idle"]
+    return COLOURS["terminal"] if node.split(":")[-1] in ("__start__", "__end__") else COLOURS["idle"]
 
 
 def graph_dot(nodes: Iterable[str], edges: Iterable[tuple[str, str, bool]], marks: GraphHighlights) -> str:
@@ -39,8 +39,11 @@ def graph_dot(nodes: Iterable[str], edges: Iterable[tuple[str, str, bool]], mark
              '  edge [fontname="Helvetica", fontsize=9, color="#64748b"];']
     clusters: dict[str, list[str]] = {}
     for node in nodes:
-        label = {"__start__": "START", "__end__": "END"}.get(node, node.split(":")[-1])
-        shape = ', shape=oval' if node in ("__start__", "__end__") else ""
+        name = node.split(":")[-1]
+        # A subgraph's own end hands control back to its parent node.
+        label = {"__start__": "START", "__end__": "END"}.get(node) or \
+            {"__start__": "start", "__end__": "return"}.get(name, name)
+        shape = ', shape=oval' if name in ("__start__", "__end__") else ""
         border = ', penwidth=2.5, color="#dc2626"' if node in marks.breakpoints else ""
         bold = ', penwidth=2.5, color="#15803d"' if node in marks.current | marks.waiting and not border else ""
         decl = f"{_quote(node)} [label={_quote(label)}, fillcolor={_quote(_fill(node, marks))}{shape}{border}{bold}];"

@@ -73,9 +73,18 @@ def _run_on(session: Session, where) -> None:
 
 
 def _chat(values: dict[str, Any]) -> None:
-    for turn in values.get("conversation_history") or []:
+    history = values.get("conversation_history") or []
+    # A long conversation scrolls in its own box, so the reply box and the studio stay in reach.
+    box = st.container(height=420) if len(history) > 6 else st.container()
+    with box:
+        _turns(history)
+
+
+def _turns(history: list[dict[str, Any]]) -> None:
+    for turn in history:
         client = turn.get("role") == "user"
-        with st.chat_message("user" if client else "assistant", avatar="🧑" if client else "🧭"):
+        with st.chat_message("user" if client else "assistant",
+                             avatar=":material/person:" if client else ":material/explore:"):
             st.markdown(turn.get("content", ""))
 
 
@@ -102,7 +111,13 @@ def _resume_box(session: Session, values: dict[str, Any]) -> bool:
         return True
 
 
-def render_session_tab(session: Session) -> None:
+def render_chat(session: Session) -> None:
+    """Progress, the conversation and the client's reply box, above the studio."""
+    with st.container(border=True):
+        _render_chat(session)
+
+
+def _render_chat(session: Session) -> None:
     values = session.values()
     progress = int(values.get("progress") or 0)
     st.progress(progress / 100, text=f"{progress} % — {stage_label(progress)}")

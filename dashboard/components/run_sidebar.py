@@ -21,8 +21,7 @@ def _thread_label(info: ThreadInfo) -> str:
     return f"{info.title or info.thread_id[:8]} · {info.status} · {when}"
 
 
-def _follow_picker(picker: str) -> None:
-    chosen = st.session_state[picker]
+def _follow_picker(chosen: str) -> None:
     if chosen == NEW_RUN:
         st.query_params.pop(THREAD_PARAM, None)
     else:
@@ -52,11 +51,16 @@ def render_run_sidebar(spec: PipelineSpec, thread: ThreadInfo | None, node_names
         threads = services.studio(settings).runs.list_threads(spec.id, limit=100)
         options = [NEW_RUN] + [t.thread_id for t in threads]
         labels = {t.thread_id: _thread_label(t) for t in threads} | {NEW_RUN: "➕ new run"}
-        picker = page_key(spec.id, "run_picker")
-        # The URL decides which run is shown; the picker only mirrors it and changes it.
-        st.session_state[picker] = thread.thread_id if thread and thread.thread_id in options else NEW_RUN
-        st.selectbox("Run", options, format_func=lambda tid: labels.get(tid, tid[:8]), key=picker,
-                     on_change=_follow_picker, args=(picker,))
+        current = thread.thread_id if thread and thread.thread_id in options else NEW_RUN
+        # The URL decides which run is shown. Choosing another run takes a click on Open: a picker that
+        # navigated on change was switched to another tab's run when the browser resent its stale position
+        # in a list that had grown.
+        chosen = st.selectbox("Run", options, index=options.index(current), key=page_key(
+            spec.id, f"run_picker_{current[:12]}_{len(options)}_{thread.status if thread else ''}"), format_func=lambda tid: labels.get(tid, tid[:8]))
+        if chosen != current and st.button("Open this run" if chosen != NEW_RUN else "Start a new run instead",
+                                           key=page_key(spec.id, "open_run")):
+            _follow_picker(chosen)
+            st.rerun()
         breakpoints = st.multiselect("Breakpoints", node_names, key=page_key(spec.id, "breakpoints"),
                                      help="Run to interrupt stops before these nodes")
         with st.expander("New run", expanded=thread is None):

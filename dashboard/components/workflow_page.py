@@ -61,17 +61,19 @@ def _sample_answer(session: Session, records) -> dict | None:
 
 
 def render_workflow_page(spec: PipelineSpec, extra_tabs: Mapping[str, Callable[[Session], None]] | None = None,
-                         start_form: Callable[[PipelineSpec], None] | None = None) -> None:
+                         start_form: Callable[[PipelineSpec], None] | None = None,
+                         lead: Callable[[Session], None] | None = None) -> None:
     """The studio page of a workflow; `extra_tabs` (title → renderer) come first, for what is special to it;
-    `start_form` is drawn when no run is open, beside the scenario picker of the sidebar."""
+    `start_form` is drawn when no run is open, beside the scenario picker of the sidebar; `lead` above the
+    studio, for a page whose users work in it first (a counselor's chat)."""
     try:
-        _render(spec, dict(extra_tabs or {}), start_form)
+        _render(spec, dict(extra_tabs or {}), start_form, lead)
     except services.STORAGE_ERRORS as exc:
         services.storage_failure(exc)
 
 
 def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]],
-            start_form: Callable[[PipelineSpec], None] | None) -> None:
+            start_form: Callable[[PipelineSpec], None] | None, lead: Callable[[Session], None] | None) -> None:
     key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
     st.caption(f"{spec.summary} — seed `{spec.seed}`")
@@ -101,6 +103,8 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     st.markdown(f"**{thread.title}** · thread `{thread.thread_id}` · {thread.provider}")
     if session.cursor:
         st.info("Rewound: the run stands at an earlier checkpoint. Step to continue on a new branch.")
+    if lead is not None:
+        lead(session)
     records = session.records()
     changed = render_step_controls(session, key, on_reset=lambda: start_run(spec, thread.input or {}, thread.scenario))
     left, right = st.columns([3, 2], gap="medium")

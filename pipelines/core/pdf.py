@@ -33,7 +33,6 @@ CODE_BG = colors.HexColor("#F4F4F2")
 CELL_LIMIT = 1500  # a table row taller than a page cannot be laid out; nobody reads more in a cell anyway
 _CJK_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 _INLINE_RE = re.compile(r"(\*\*[^*\n]+?\*\*|`[^`\n]+`)")
-_LIST_RE = re.compile(r"^\s*(?:[-*+]|(\d+)[.)])\s+(.*)$")
 
 
 @functools.cache
@@ -169,48 +168,7 @@ class PdfDocument:
 
     def markdown(self, md: str) -> None:
         """#/##/### headings, paragraphs, - and 1. lists, | tables |, > quotes, **bold**, `code` and fenced code."""
-        para: list[str] = []
-
-        def flush() -> None:
-            if para:
-                self._para(inline_markdown(" ".join(para)), "body")
-                para.clear()
-
-        lines, i = str(md).splitlines(), 0
-        while i < len(lines):
-            stripped = lines[i].strip()
-            i += 1
-            if stripped.startswith("```"):
-                flush()
-                block = list(itertools.takewhile(lambda ln: not ln.strip().startswith("```"), lines[i:]))
-                self.code("\n".join(block))
-                i += len(block) + 1
-            elif stripped.startswith("|"):
-                flush()
-                rows = [stripped, *itertools.takewhile(lambda ln: ln.strip().startswith("|"), lines[i:])]
-                self._markdown_table(rows)
-                i += len(rows) - 1
-            elif stripped.startswith(">"):
-                flush()
-                self._para(inline_markdown(stripped.lstrip("> ")), "subtitle")
-            elif m := re.match(r"^(#{1,6})\s+(.*)$", stripped):
-                flush()
-                self.heading(m.group(2).strip("# "), min(len(m.group(1)), 3))
-            elif m := _LIST_RE.match(lines[i - 1]):
-                flush()
-                bullet = f"{m.group(1)}." if m.group(1) else "•"
-                self._para(inline_markdown(m.group(2)), "bullet", bulletText=bullet)
-            elif not stripped:
-                flush()
-            else:
-                para.append(stripped)
-        flush()
-
-    def _markdown_table(self, lines: list[str]) -> None:
-        cells = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines]
-        cells = [row for row in cells if not all(re.fullmatch(r":?-{2,}:?", c) for c in row if c)]
-        if cells:
-            self.table(cells[0], cells[1:], markdown=True)
+        render_markdown(self, md)
 
     def spacer(self, height: float = 8) -> None:
         self.add(Spacer(1, height))
@@ -337,3 +295,6 @@ class PdfDocument:
     def save(self, path: str | Path) -> Path:
         Path(path).write_bytes(self.build())
         return Path(path)
+
+
+from pipelines.core.pdf_markdown import render_markdown  # noqa: E402 - it needs PdfDocument's helpers

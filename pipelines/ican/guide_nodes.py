@@ -14,7 +14,7 @@ from pipelines.core.models import ModelCallError, ModelGateway
 from pipelines.ican import offline, prompts
 from pipelines.ican.schemas import BasicInfo, FollowUpQuestion, NeedAssessment, SufficiencyJudgement
 from pipelines.ican.state import ChatTurn, GuideStage, ICanContext
-from pipelines.ican.sufficiency import keyword_judgement
+from pipelines.ican.sufficiency import keyword_judgement, keyword_sufficiency
 
 LANGUAGE_NAMES = {"zh": "Simplified Chinese", "en": "English"}
 M = TypeVar("M", bound=BaseModel)
@@ -130,19 +130,23 @@ def check_sufficiency(state: dict[str, Any], runtime: Runtime[ICanContext]) -> d
     history = state.get("conversation_history") or []
     lang = state.get("language") or "en"
     missing = list(state.get("missing_fields") or [])
+    said = user_text(history)
+    # The single-turn guide's rule: the keywords, plus the model's own judgement when a real provider is set.
+    by_keywords, keywords = keyword_sufficiency(said)
     judgement = ask_model(runtime.context.gateway, "ican.guide.sufficiency", SufficiencyJudgement,
                           prompts.SUFFICIENCY.format_messages(**_vars(state), fields=", ".join(offline.FIELD_ORDER)),
-                          lambda: keyword_judgement(user_text(history), missing))
+                          lambda: keyword_judgement(said, missing))
+    sufficient = by_keywords or judgement.is_sufficient
     info = dict(state.get("collected_info") or {})
-    info["sufficiency"] = judgement.model_dump()
+    info["sufficiency"] = {"keyword_rule": by_keywords, "keywords": keywords, **judgement.model_dump()}
     question = info.pop("pending_question", None)
-    update: dict[str, Any] = {"is_info_sufficient": judgement.is_sufficient, "collected_info": info,
+    update: dict[str, Any] = {"is_info_sufficient": sufficient, "collected_info": info,
                               "current_stage": GuideStage.DEEP_MINING.value}
     out_of_loops = int(state.get("loop_count") or 0) >= int(state.get("max_loops") or 8)
     nothing_left = not fields_to_dig(state) and "open" in info.get("examined", [])
-    if judgement.is_sufficient or info.get("closing_turn") or (not question and (out_of_loops or nothing_left)):
+    if sufficient or info.get("closing_turn") or (not question and (out_of_loops or nothing_left)):
         update["current_stage"] = GuideStage.HANDOFF.value
-        update["messages"] = [offline.SAY("closing" if judgement.is_sufficient else "closing_forced", lang)]
+        update["messages"] = [offline.SAY("closing" if sufficient else "closing_forced", lang)]
     elif question:
         info["asked"] = {**(info.get("asked") or {}), question["field"]: (info.get("asked") or {}).get(
             question["field"], 0) + 1}

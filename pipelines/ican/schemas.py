@@ -112,13 +112,3 @@ class CareerMatch(BaseModel):
     skill_overlap: list[str] = Field(default_factory=list)
     high_point_code: str = ""
     reason: str
-
-
-class GuideReply(BaseModel):
-    """The single-turn guide's answer (the seed's run_guide_single_turn)."""
-
-    reply: str
-    is_info_sufficient: bool
-    keywords: list[str] = Field(default_factory=list)
-    model_judgement: SufficiencyJudgement | None = None
-    collected_info: dict[str, str] = Field(default_factory=dict)

@@ -74,7 +74,7 @@ def test_reload_returns_to_the_same_run(page):
     again = page("career_navigator", thread=thread)
     no_errors(again)
     assert thread in texts(again) and "waiting for your answer" in texts(again)
-    assert again.sidebar.selectbox(key=f"{KEY}__run_picker").value == thread
+    assert next(b for b in again.sidebar.selectbox if b.label == "Run").value == thread
 
 
 def test_invalid_input_json_is_explained_and_nothing_starts(page):

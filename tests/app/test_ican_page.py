@@ -93,3 +93,18 @@ def test_an_empty_first_message_is_refused(page):
     submit(app, "Start the session")
     assert "invalid iCan input" in " ".join(e.value for e in app.error)
     assert "thread" not in app.query_params
+
+
+def test_the_run_picker_opens_another_run_only_on_open(page):
+    first = start(page, "I feel stuck in my job.").query_params["thread"]
+    app = start(page, "我想换个方向。")
+    second = app.query_params["thread"]
+    picker = next(b for b in app.sidebar.selectbox if b.label == "Run")
+    assert picker.value == second
+    picker.select(first).run()
+    no_errors(app)
+    assert app.query_params["thread"] == second  # choosing alone does not leave the open run
+    app.sidebar.button(key=f"{KEY}__open_run").click().run()
+    no_errors(app)
+    assert app.query_params["thread"] == first
+    assert "I feel stuck in my job." in " ".join(text for _, text in chat_lines(app))

@@ -13,6 +13,7 @@ pytestmark = pytest.mark.browser
 
 def run_session(page, server, scenario: str, tmp_path, resume: tuple[str, bytes] | None = None) -> str:
     data = ican_scenario(scenario)
+    page.set_viewport_size({"width": 1500, "height": 2600})  # Streamlit scrolls inside the page: see it all
     page.goto(f"{server}/ican")
     settle(page, 1.5)
     page.get_by_label("The client's first message").fill(data["input"]["raw_input"])
@@ -26,10 +27,10 @@ def run_session(page, server, scenario: str, tmp_path, resume: tuple[str, bytes]
     settle(page, 1.0)
     page.screenshot(path=str(SHOTS / f"ican_{scenario}_01_greeting.png"), full_page=True)
     for answer in data["answers"]:  # the guide may have enough before the answers run out
-        box = page.get_by_label("The client's answer", exact=False)
-        if not box.count():
+        settle(page)
+        if page.get_by_text("100 % — Done").count():
             break
-        box.fill(answer)
+        page.get_by_label("The client's answer", exact=False).fill(answer)
         click(page, "Send to the guide")
     page.screenshot(path=str(SHOTS / f"ican_{scenario}_02_chat.png"), full_page=True)
     assert page.get_by_text("100 % — Done").first.is_visible()

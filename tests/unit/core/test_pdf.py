@@ -104,6 +104,17 @@ def test_markdown_subset():
     assert "```" not in text and "#" not in text
 
 
+def test_markdown_tables_and_quotes():
+    doc = PdfDocument("Tables")
+    doc.markdown("Before.\n| Occupation | Score |\n|---|---:|\n| **Data Scientists** | 0.93 |\n| 数据科学家 | 0.91 |\n"
+                 "After the table.\n\n> A note to the reader.")
+    _, text = read(doc)
+    for part in ("Before.", "Occupation", "Data Scientists", "0.93", "数据科学家", "After the table.",
+                 "A note to the reader."):
+        assert part in text, part
+    assert "|" not in text and "---" not in text and "**" not in text and ">" not in text
+
+
 def test_charts_build_and_their_labels_are_in_the_pdf():
     doc = PdfDocument("Charts")
     doc.bar_chart(["Checkpoint timeout", "Heap out of memory", "检查点"], [5, 3, 1], title="Categories")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import streamlit as st
@@ -20,6 +21,12 @@ STAGES = {0: "Guide: collecting information", 30: "Resume parser: reading the re
           50: "Profile analyzer: scoring RIASEC interests", 70: "Career matcher: ranking 923 O*NET occupations",
           90: "Reporter: writing the report", 100: "Done: the report and the PDF are ready"}
 RESUME_TYPES = ["pdf", "docx", "txt", "md"]
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+
+
+def as_plain_markdown(text: str) -> str:
+    """The client's words shown as they typed them: no links, images, HTML or formatting from them."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", text).replace("\n", "  \n")
 
 
 def stage_label(progress: int) -> str:
@@ -85,7 +92,8 @@ def _turns(history: list[dict[str, Any]]) -> None:
         client = turn.get("role") == "user"
         with st.chat_message("user" if client else "assistant",
                              avatar=":material/person:" if client else ":material/explore:"):
-            st.markdown(turn.get("content", ""))
+            content = str(turn.get("content", ""))
+            st.markdown(as_plain_markdown(content) if client else content)
 
 
 def _resume_box(session: Session, values: dict[str, Any]) -> bool:
@@ -171,6 +179,11 @@ def render_results_tab(session: Session) -> None:
         st.dataframe(frame, hide_index=True, key=f"{KEY}_matches", width="stretch")
     else:
         st.caption("The matches come after the profile analyzer.")
+    target = values.get("target_match")
+    if target:
+        st.info(f"The career the client named, **{target['title']}**"
+                f"{' (' + target['title_zh'] + ')' if target.get('title_zh') else ''}, ranks {target['rank']} of "
+                f"{target['of']} (score {target['score']:.2f}, interest code {target.get('high_point_code', '')}).")
     if values.get("final_report"):
         with st.container(border=True):
             st.markdown(demote_headings(values["final_report"], 1))

@@ -84,7 +84,7 @@ SPEC = PipelineSpec(
     field_order=("session_id", "raw_input", "conversation_history", "needs_more_info", "current_agent", "progress",
                  "language", "collected_info", "missing_fields", "emotion_state", "client_turns", "guide_loop_count",
                  "resume_name", "resume_issue", "resume_text", "structured_profile", "riasec_scores", "riasec_evidence",
-                 "holland_code", "career_matches", "final_report"),
+                 "holland_code", "career_matches", "target_match", "final_report"),
     done_message="The session is complete: the Results tab has the RIASEC profile, the matches, the report and the PDF.",
     pdf=ican_pdf,
 )

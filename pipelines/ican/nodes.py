@@ -14,7 +14,7 @@ from pipelines.core.text import detect_language
 from pipelines.ican import prompts, report, resume
 from pipelines.ican.guide_graph import GUIDE_GRAPH
 from pipelines.ican.guide_nodes import LANGUAGE_NAMES, ask_model, conversation_text, user_text
-from pipelines.ican.occupations import client_skills, match_careers
+from pipelines.ican.occupations import TOP_MATCHES, client_skills, match_careers, occupations, target_rank
 from pipelines.ican.riasec import score_riasec
 from pipelines.ican.schemas import RIASEC, RiasecProfile, StructuredProfile
 from pipelines.ican.state import Agent, ChatTurn, GuideStage, ICanContext
@@ -121,9 +121,10 @@ def career_matcher_node(state: dict[str, Any]) -> dict[str, Any]:
     text = said + "\n" + ("" if state.get("resume_issue") else state.get("resume_text") or "")
     skills = client_skills(text + "\n" + " ".join(profile.get("skills") or []))
     target = profile.get("target") or (state.get("collected_info") or {}).get("target") or ""
-    matches = match_careers(state.get("riasec_scores") or {}, skills, state.get("language") or "en", target)
-    return {"career_matches": [m.model_dump() for m in matches], "current_agent": Agent.CAREER_MATCHER.value,
-            "progress": PROGRESS[Agent.CAREER_MATCHER]}
+    ranked = match_careers(state.get("riasec_scores") or {}, skills, state.get("language") or "en", target,
+                           limit=len(occupations()))
+    return {"career_matches": [m.model_dump() for m in ranked[:TOP_MATCHES]], "target_match": target_rank(ranked, target),
+            "current_agent": Agent.CAREER_MATCHER.value, "progress": PROGRESS[Agent.CAREER_MATCHER]}
 
 
 def reporter_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str, Any]:

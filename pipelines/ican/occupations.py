@@ -97,8 +97,17 @@ def _targets_title(target: str, occupation: Occupation) -> bool:
     if len(target) < 2:
         return False
     title = occupation.title.lower()
-    return target in title or (occupation.title_zh and occupation.title_zh in target) or \
-        title.rstrip("s") in target
+    title_zh = occupation.title_zh.lower()
+    return target in title or bool(title_zh and title_zh in target) or title.rstrip("s") in target
+
+
+def target_rank(matches: Sequence[CareerMatch], target: str) -> dict | None:
+    """Where the occupation the client named stands among all of them (it may be far from the top ten)."""
+    by_code = {o.code: o for o in occupations()}
+    for rank, match in enumerate(matches, start=1):
+        if target and _targets_title(target, by_code[match.onet_soc_code]):
+            return {"target": target, "rank": rank, "of": len(matches), **match.model_dump()}
+    return None
 
 
 def match_careers(scores: Mapping[str, float], skill_ids: Sequence[str], lang: str, target: str = "",

@@ -44,6 +44,9 @@ SAY = Phrasebook({
     "profile": ("## RIASEC 兴趣画像", "## RIASEC profile"),
     "matches": ("## 最匹配的职业", "## Top matches"),
     "growth": ("## 发展建议", "## Development suggestions"),
+    "target": ("你提到的目标 **{title}**（兴趣代码 {code}）在 {of} 个职业中排第 {rank} 位，匹配度 {score:.2f}。",
+               "The career you named, **{title}** (interest code {code}), ranks {rank} of {of} with a score of "
+               "{score:.2f}."),
     "next": ("## 下一步", "## Next steps"),
     "code": ("你的霍兰德代码是 **{code}**（{names}）。", "Your Holland code is **{code}** ({names})."),
     "top_match": ("与你最匹配的职业是 **{title}**。", "Your closest match is **{title}**."),
@@ -117,6 +120,10 @@ def write_report(state: Mapping[str, Any]) -> str:
     for match in matches[:5]:
         lines.append(f"| {match_title(match, lang)} | {match.get('high_point_code', '')} | {match['score']:.2f} | "
                      f"{match['reason'].replace('|', '/')} |")
+    target = state.get("target_match")
+    if target:
+        lines += ["", SAY("target", lang, title=match_title(target, lang), code=target.get("high_point_code", ""),
+                          rank=target["rank"], of=target["of"], score=target["score"])]
     lines += ["", SAY("growth", lang), ""]
     lines += [f"- {GROWTH[t][0 if lang == 'zh' else 1]}" for t in code[:2]]
     said = "\n".join(t["content"] for t in state.get("conversation_history") or [] if t.get("role") == "user")

@@ -86,6 +86,7 @@ class ICanWorkflowState(TypedDict, total=False):
     riasec_evidence: dict[str, list[str]]
     holland_code: str
     career_matches: list[dict[str, Any]]
+    target_match: dict[str, Any] | None  # the occupation the client named, and its rank among all
     final_report: str
     language: str
     # What the guide knows so far, and the guide's loop counters mapped out of the subgraph.

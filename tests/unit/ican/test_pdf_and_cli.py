@@ -31,6 +31,7 @@ def test_the_chinese_pdf_carries_the_report_code_radar_and_page_numbers(start_ic
     top = state["career_matches"][0]
     assert top["title_zh"].replace(" ", "") in compact
     assert "O*NET" in text
+    assert "你提到的目标" in compact and "UI设计师" in compact  # the career she named, wherever it ranks
 
 
 def test_a_pdf_before_the_analysis_says_it_is_incomplete(start_ican):

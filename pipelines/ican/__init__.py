@@ -29,8 +29,10 @@ def _resume_from_file(path_text: str) -> tuple[str, str, str]:
         return read_resume(path.name, path.read_bytes()), path.name, ""
     except FileNotFoundError:
         return "", path.name, f"{path.name}: no such file; the session goes on without a resume."
-    except (OSError, ResumeFileError) as exc:
-        return "", path.name, f"{exc}; the session goes on without it." if isinstance(exc, OSError) else str(exc)
+    except ResumeFileError as exc:
+        return "", path.name, str(exc)
+    except OSError as exc:
+        return "", path.name, f"{path.name} cannot be read ({exc.strerror}); the session goes on without it."
 
 
 def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:

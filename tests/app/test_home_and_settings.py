@@ -27,11 +27,12 @@ def test_settings_apply_and_save_never_write_the_key(page):
     app.selectbox(key="settings_provider").select("openai")
     app.text_input(key="settings_model").input("gpt-test")
     app.text_input(key="settings_api_key").input("sk-should-not-be-saved")
+    app.number_input(key="settings_guide_loops").set_value(5)
     next(b for b in app.button if "save as defaults" in b.label).click().run()
     no_errors(app)
     assert "The API key was not written" in " ".join(s.value for s in app.success)
     saved = json.loads(settings_file_path().read_text())
-    assert saved["provider"] == "openai" and saved["model"] == "gpt-test"
+    assert saved["provider"] == "openai" and saved["model"] == "gpt-test" and saved["guide_max_loops"] == 5
     assert "sk-should-not-be-saved" not in settings_file_path().read_text()
     assert app.session_state["session_api_key"] == "sk-should-not-be-saved"  # memory only, for this session
 

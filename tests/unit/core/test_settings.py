@@ -39,3 +39,11 @@ def test_bad_values_get_a_clear_error(monkeypatch):
     monkeypatch.setenv("STEPWISE_TIMEOUT", "soon")
     with pytest.raises(SettingsError, match="timeout_s must be a float"):
         load_settings()
+
+
+def test_guide_loop_limit_from_the_environment_and_its_bounds(monkeypatch):
+    monkeypatch.setenv("STEPWISE_GUIDE_MAX_LOOPS", "3")
+    assert load_settings().guide_max_loops == 3
+    monkeypatch.setenv("STEPWISE_GUIDE_MAX_LOOPS", "0")
+    with pytest.raises(SettingsError, match="loop limit"):
+        load_settings()

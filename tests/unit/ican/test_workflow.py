@@ -1,9 +1,11 @@
 """The outer iCan workflow on the real graph, checkpointer and run store: routes, progress, messages, resumes."""
 
+from pipelines.core.registry import ASSETS_DIR
 from pipelines.ican.nodes import route_after_guide
 from tests.support.driving import run_with_answers
 from tests.unit.ican.conftest import ican_scenario
 
+ROOT = ASSETS_DIR.parent
 ANALYSIS = ["resume_parser_node", "profile_analyzer_node", "career_matcher_node", "reporter_node"]
 
 
@@ -114,3 +116,18 @@ def test_the_guide_loop_limit_is_a_setting(studio, ican, settings):
     assert state["max_guide_loops"] == 1 and state["guide_loop_count"] == 1
     # The one pass found education covered, so the guide hands off at once.
     assert session.status() == "completed" and state["forced_analysis"] is True
+
+
+def test_a_resume_attached_mid_session_is_kept_and_parsed(start_ican):
+    """What the page does on Attach: write the resume as the guide, then run back to the client's turn."""
+    session = start_ican("en_lab_to_data")
+    session.run("end")
+    question = session.pending_interrupts()[0].value["question"]
+    resume = (ROOT / "assets/samples/ican/resume_nurse_en.md").read_text(encoding="utf-8")
+    session.edit_state({"resume_text": resume, "resume_name": "cv.md", "resume_issue": ""}, as_node="guide_node")
+    session.run("interrupt")
+    assert session.status() == "waiting"
+    assert session.pending_interrupts()[0].value["question"] == question  # the same question, asked again
+    run_with_answers(session, ican_scenario("en_lab_to_data")["answers"])
+    profile = session.values()["structured_profile"]
+    assert session.status() == "completed" and profile["name"] == "Maria Lopez"

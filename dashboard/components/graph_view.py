@@ -53,8 +53,8 @@ def graph_dot(nodes: Iterable[str], edges: Iterable[tuple[str, str, bool]], mark
         else:
             lines.append("  " + decl)
     for index, (parent, decls) in enumerate(clusters.items()):
-        # The parent node itself is not drawn (its subgraph is): the cluster carries its colour when it is next.
-        fill = _fill(parent, marks) if parent in marks.next | marks.waiting else None
+        # The parent node itself is not drawn (its subgraph is): the cluster carries its colour instead.
+        fill = _fill(parent, marks) if parent in marks.next | marks.waiting | marks.current else None
         style = f'style="rounded,dashed,filled"; fillcolor={_quote(fill)};' if fill else 'style="rounded,dashed";'
         lines.append(f"  subgraph cluster_{index} {{ label={_quote(parent)}; {style} color=\"#94a3b8\";")
         lines += ["    " + d for d in decls] + ["  }"]

@@ -51,6 +51,6 @@ def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[
         on_reset()
         changed = True
     badge = {"completed": "🟢", "waiting": "🟠", "failed": "🔴", "ready": "🔵", "new": "⚪"}[status]
-    next_nodes = ", ".join(session.snapshot().next) or "—"
+    next_nodes = ", ".join(session.next_nodes()) or "—"
     columns[4].markdown(f"{badge} **{STATUS_TEXT[status]}** · next: `{next_nodes}`")
     return changed

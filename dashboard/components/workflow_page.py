@@ -38,10 +38,10 @@ def _flash() -> None:
 
 
 def _highlights(session: Session, records, breakpoints: list[str]) -> GraphHighlights:
-    completed = [r for r in records if r.status == "completed"]
+    completed = [r for r in records if r.status in ("completed", "substep")]
     visited = {n for r in completed for n in r.graph_nodes if n != "__input__"}
     current = completed[-1].graph_nodes - {"__input__"} if completed else set()
-    next_nodes = set(session.snapshot().next)
+    next_nodes = set(session.next_nodes())
     waiting = {t.name for t in session.snapshot().tasks if t.interrupts}
     values = session.values()
     return GraphHighlights(visited=visited, current=current, next=next_nodes - waiting, waiting=waiting,

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from pipelines.core.models import ModelGateway
 from pipelines.core.registry import InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.settings import Settings
+from pipelines.core.stepping import STEP_INTO_SUBGRAPHS
 from pipelines.core.trace import INPUT_NODE, StepRecord, TaskRecord, branch_records, diff_values
 
 if TYPE_CHECKING:
@@ -93,7 +94,8 @@ class Session:
     def _config(self, checkpoint_id: str | None = None) -> dict[str, Any]:
         configurable: dict[str, Any] = {"thread_id": self.thread_id}
         if checkpoint_id:
-            configurable["checkpoint_id"] = checkpoint_id
+            # The root namespace, said outright: update_state on a graph with a subgraph needs it to fork.
+            configurable.update(checkpoint_id=checkpoint_id, checkpoint_ns="")
         return {"configurable": configurable}
 
     def snapshot(self) -> StateSnapshot:
@@ -167,12 +169,12 @@ class Session:
         """Step until the end, an interrupt() waiting for input, a failure, Stop, or (for "interrupt")
         a breakpoint. Stop is honoured between steps; a failed run starts by retrying the failed step."""
         outcomes: list[StepOutcome] = []
-        status, next_nodes = self.status(), tuple(self.snapshot().next)
+        status, next_nodes = self.status(), self.next_nodes()
         # A failed step is retried once (as Step would); a second failure stops the run again.
         while (status == "ready" or (status == "failed" and not outcomes)) and len(outcomes) < max_steps:
             if stop is not None and stop.is_set():
                 break
-            if outcomes and until == "interrupt" and self.breakpoints & set(next_nodes):
+            if outcomes and until == "interrupt" and self._at_breakpoint(next_nodes):
                 break
             outcome = self._execute(None)
             outcomes.append(outcome)
@@ -180,6 +182,11 @@ class Session:
                 on_step(outcome)
             status, next_nodes = outcome.status, outcome.next
         return outcomes
+
+    def _at_breakpoint(self, next_nodes: tuple[str, ...]) -> bool:
+        """A breakpoint on a subgraph's first node also holds when its parent node is next to start."""
+        entries = self.studio.subgraph_entries(self.spec)
+        return any(b in next_nodes or (b in entries and b.split(":")[0] in next_nodes) for b in self.breakpoints)
 
     def rewind(self, checkpoint_id: str) -> None:
         """Move the cursor to an earlier checkpoint; the next step continues (forks) from there."""
@@ -251,7 +258,9 @@ class Session:
         try:
             # One super-step per call, so "exit" durability writes the same checkpoint as "async" without a
             # background writer thread; subgraph events are only asked for when the graph has subgraphs.
-            for event in self.graph.stream(payload, self._config(cursor), context=self.context, stream_mode="tasks",
+            config = self._config(cursor)
+            config["configurable"][STEP_INTO_SUBGRAPHS] = True
+            for event in self.graph.stream(payload, config, context=self.context, stream_mode="tasks",
                                            interrupt_before="*", subgraphs=self.studio.has_subgraphs(self.spec),
                                            durability="exit"):
                 namespace, data = event if isinstance(event, tuple) else ((), event)
@@ -274,6 +283,9 @@ class Session:
         interrupted = any(t.status == "interrupted" for t in task_records)
         failed = error is not None or any(t.status == "failed" for t in task_records)
         completed = not failed and not interrupted and after_id != from_id
+        if not failed and not interrupted and not completed and task_records and \
+                all(t.namespace for t in task_records):
+            return self._substep(task_records, from_id, started, duration_ms, before)
         if is_input:
             task_records.insert(0, TaskRecord(task_id="input", node=INPUT_NODE, started_at=started,
                                               duration_ms=0.0, update=dict(payload)))
@@ -294,7 +306,32 @@ class Session:
             thread_updates["cursor_checkpoint_id"] = self.cursor
         self.studio.runs.save_step(record, thread_updates)
         self._thread = self._thread and replace(self._thread, **thread_updates)
-        return StepOutcome(record=record, status=status, next=tuple(after.next), error=record.error)
+        return StepOutcome(record=record, status=status, next=self.next_nodes(), error=record.error)
+
+    def _substep(self, tasks: list[TaskRecord], from_id: str | None, started: float, duration_ms: float,
+                 before: StateSnapshot | None) -> StepOutcome:
+        """A step inside a subgraph: its node ran and the subgraph paused; the parent has no new checkpoint,
+        so the record hangs off the checkpoint it started from and its changes are the inner node's."""
+        changes = {f"{t.namespace.split('|')[0].split(':')[0]}:{t.node} → {key}": "changed"
+                   for t in tasks for key in (t.update or {})}
+        record = StepRecord(
+            step_key=uuid.uuid4().hex, thread_id=self.thread_id,
+            step=int(((before.metadata if before else None) or {}).get("step", -1)) + 1, status="substep",
+            started_at=started, duration_ms=duration_ms, parent_checkpoint_id=from_id, checkpoint_id=None,
+            changes=changes, tasks=tasks)
+        status = self.status()
+        self.studio.runs.save_step(record, {"status": status})
+        return StepOutcome(record=record, status=status, next=self.next_nodes())
+
+    def next_nodes(self) -> tuple[str, ...]:
+        """What runs next: inside a paused subgraph, its next nodes as `parent:child` (the graph's names)."""
+        snap = self.snapshot()
+        if not snap.next or not self.studio.has_subgraphs(self.spec):
+            return tuple(snap.next)
+        nested = self.graph.get_state(self._config(self.cursor), subgraphs=True)
+        inner = tuple(f"{task.name}:{name}" for task in nested.tasks
+                      if isinstance(task.state, StateSnapshot) for name in task.state.next)
+        return inner or tuple(snap.next)
 
     def _task_record(self, namespace: tuple[str, ...], data: dict[str, Any],
                      open_tasks: dict[str, tuple[float, float]]) -> TaskRecord:

@@ -51,6 +51,13 @@ class Studio:
             self._has_subgraphs[spec.id] = any(True for _ in compiled.get_subgraphs())
         return self._has_subgraphs[spec.id]
 
+    def subgraph_entries(self, spec: PipelineSpec) -> set[str]:
+        """The first node of each subgraph, as the xray graph names it (`parent:child`)."""
+        if not self.has_subgraphs(spec):
+            return set()
+        edges = self.compiled(spec).get_graph(xray=True).edges
+        return {e.target for e in edges if ":" in e.target and not e.source.startswith(e.target.split(":")[0] + ":")}
+
     def new_session(self, spec: PipelineSpec, raw_input: Mapping[str, Any], settings: Settings, *,
                     scenario: str | None = None, title: str | None = None, breakpoints: Iterable[str] = (),
                     gateway: ModelGateway | None = None, thread_id: str | None = None) -> Session:

@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 ChangeKind = Literal["set", "changed", "appended", "removed"]
 CellKind = Literal["set", "changed", "appended", "removed", "unchanged", "absent"]
-StepStatus = Literal["completed", "interrupted", "failed"]
+# "substep": a node inside a subgraph ran and the subgraph paused; the parent's checkpoint has not moved yet.
+StepStatus = Literal["completed", "substep", "interrupted", "failed"]
 
 INPUT_NODE = "__input__"
 
@@ -57,7 +58,7 @@ class StepRecord:
     def nodes(self) -> list[str]:
         """The nodes of the step, sorted (tasks keep their completion order)."""
         root = [t.node for t in self.tasks if not t.namespace]
-        return sorted(set(root or [t.node for t in self.tasks]))
+        return sorted(set(root)) if root else sorted(self.graph_nodes)
 
     @property
     def graph_nodes(self) -> set[str]:

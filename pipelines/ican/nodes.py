@@ -10,6 +10,7 @@ from langgraph.types import interrupt
 
 from pipelines.core.jsonable import as_prompt_json
 from pipelines.core.models import ModelCallError
+from pipelines.core.stepping import subgraph_step_options
 from pipelines.core.text import detect_language
 from pipelines.ican import prompts, report, resume
 from pipelines.ican.guide_graph import GUIDE_GRAPH
@@ -47,7 +48,7 @@ def guide_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str
         "conversation_history": history, "collected_info": info, "messages": [], "is_info_sufficient": False,
         "current_stage": GuideStage.GREETING.value, "missing_fields": list(state.get("missing_fields") or []),
         "emotion_state": state.get("emotion_state") or "neutral", "loop_count": loops,
-        "max_loops": ctx.max_guide_loops, "language": detect_language(said)}, context=ctx)
+        "max_loops": ctx.max_guide_loops, "language": detect_language(said)}, context=ctx, **subgraph_step_options())
     replies = [{"role": "assistant", "content": m} for m in result.get("messages") or [] if m.strip()]
     handed_off = result.get("current_stage") == GuideStage.HANDOFF.value
     collected = dict(result.get("collected_info") or {})

@@ -67,6 +67,7 @@ class ICanInput(TypedDict, total=False):
     resume_name: str
     resume_issue: str
     language: str
+    progress: int
 
 
 class ICanWorkflowState(TypedDict, total=False):

@@ -133,3 +133,16 @@ def test_every_studio_tab_draws_for_a_finished_session(page):
         app.run()
         no_errors(app)
     assert "iCan career report" in texts(app)
+
+
+def test_stepping_on_the_page_goes_into_the_guide(page):
+    app = page("ican")
+    app.sidebar.button(key=f"{KEY}__start").click().run()  # the sidebar's scenario: en_lab_to_data
+    no_errors(app)
+    app.button(key=f"{KEY}_step").click().run()
+    no_errors(app)
+    assert "next: `guide_node:assess_need`" in texts(app)
+    dot = app.get("graphviz_chart")[0].proto.spec
+    assert '"guide_node:welcome" [label="welcome", fillcolor="#86efac"' in dot  # current
+    assert '"guide_node:assess_need" [label="assess_need", fillcolor="#fde68a"' in dot  # next
+    assert [who for who, _ in chat_lines(app)] == ["user"]  # the welcome reaches the chat when the guide returns

@@ -23,6 +23,15 @@ def test_subgraph_nodes_are_drawn_in_a_cluster():
     assert "subgraph cluster_0 { label=\"guide\"" in dot and '"guide:welcome" [label="welcome"' in dot
 
 
+def test_a_subgraph_returns_and_its_cluster_takes_the_parent_colour():
+    nodes = ["guide:welcome", "guide:__end__", "next_node"]
+    dot = graph_dot(nodes, [("guide:welcome", "guide:__end__", False)], GraphHighlights(next={"guide"}))
+    assert '"guide:__end__" [label="return"' in dot and "shape=oval" in dot
+    assert f'style="rounded,dashed,filled"; fillcolor="{COLOURS["next"]}"' in dot
+    plain = graph_dot(nodes, [], GraphHighlights(next={"next_node"}))
+    assert 'style="rounded,dashed";' in plain
+
+
 def test_career_navigator_shape_and_counter_labels(settings):
     studio = Studio.in_memory()
     spec = get_spec("career_navigator")

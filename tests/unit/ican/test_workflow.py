@@ -57,7 +57,7 @@ def test_progress_goes_30_50_70_90_100(start_ican):
     seen = []
     session.run("end", on_step=lambda _: seen.append(session.values().get("progress")))
     assert session.status() == "completed"
-    assert [p for i, p in enumerate(seen) if i == 0 or p != seen[i - 1]] == [30, 50, 70, 90, 100]
+    assert [p for i, p in enumerate(seen) if i == 0 or p != seen[i - 1]] == [0, 30, 50, 70, 90, 100]
 
 
 def test_the_welcome_is_said_once_per_session(start_ican):
@@ -67,13 +67,43 @@ def test_the_welcome_is_said_once_per_session(start_ican):
     assert sum("iCan career guide" in line for line in guide_lines) == 1
 
 
-def test_stepping_streams_the_guide_subgraph(start_ican):
+def test_stepping_goes_into_the_guide_subgraph_one_node_at_a_time(start_ican):
     session = start_ican("en_lab_to_data")
-    outcome = session.step()
-    inner = [t for t in outcome.record.tasks if t.namespace]
-    assert [t.node for t in inner][:4] == ["welcome", "assess_need", "collect_basic_info", "dig_deeper"]
-    assert all(t.namespace.startswith("guide_node:") for t in inner)
-    assert {"guide_node:welcome", "guide_node", "guide_node:check_sufficiency"} <= outcome.record.graph_nodes
+    assert session.next_nodes() == ("guide_node",)
+    seen = []
+    while (outcome := session.step()).record.status == "substep":
+        (task,) = outcome.record.tasks
+        assert task.namespace.startswith("guide_node:") and outcome.record.checkpoint_id is None
+        seen.append(task.node)
+        assert session.status() == "ready" and session.values().get("conversation_history")[-1]["role"] == "user"
+    # The inner graph paused after each node (the first pass asks about interests); then guide_node finished.
+    assert seen == ["welcome", "assess_need", "collect_basic_info", "dig_deeper", "check_sufficiency"]
+    assert outcome.record.status == "completed" and outcome.record.nodes == ["guide_node"]
+    assert outcome.next == ("client_turn",)
+    assert len(session.values()["conversation_history"]) == 4
+    records = session.records()
+    assert [r.label for r in records[1:3]] == ["1 guide_node:welcome", "1 guide_node:assess_need"]
+    assert "guide_node:welcome → messages" in records[1].changes
+
+
+def test_next_nodes_name_the_inner_node_and_breakpoints_stop_inside(studio, ican, settings):
+    session = studio.new_session(ican, {"raw_input": "I feel lost."}, settings,
+                                 breakpoints=["guide_node:dig_deeper"])
+    session.run("interrupt")
+    assert session.next_nodes() == ("guide_node:dig_deeper",)
+    assert [r.nodes for r in session.records()][-1] == ["guide_node:collect_basic_info"]
+    session.run("interrupt")  # Run to interrupt leaves the breakpoint it stands on
+    assert session.status() == "waiting" and session.next_nodes() == ("client_turn",)
+    session.resume("I like drawing.")
+    session.run("interrupt")  # the second turn stops at the same inner breakpoint
+    assert session.next_nodes() == ("guide_node:dig_deeper",)
+
+
+def test_a_plain_invoke_runs_the_subgraph_straight_through(studio, ican, context):
+    graph = studio.compiled(ican)
+    config = {"configurable": {"thread_id": "plain"}}
+    result = graph.invoke(ican.make_input({"raw_input": "I feel lost."}, "plain"), config, context=context)
+    assert "__interrupt__" in result and len(result["conversation_history"]) == 4
 
 
 def test_the_graph_shows_the_guide_as_a_cluster(studio, ican):

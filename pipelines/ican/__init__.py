@@ -44,7 +44,7 @@ def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
     state: dict[str, Any] = {
         "session_id": data.session_id or thread_id, "raw_input": data.raw_input,
         "conversation_history": [{"role": "user", "content": data.raw_input}],
-        "language": detect_language(data.raw_input), "progress": 0,
+        "language": detect_language(data.raw_input), "progress": 0, "client_turns": 1,
     }
     if data.resume_file:
         text, name, issue = _resume_from_file(data.resume_file)

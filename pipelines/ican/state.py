@@ -68,6 +68,7 @@ class ICanInput(TypedDict, total=False):
     resume_issue: str
     language: str
     progress: int
+    client_turns: int
 
 
 class ICanWorkflowState(TypedDict, total=False):

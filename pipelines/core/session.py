@@ -169,7 +169,7 @@ class Session:
         """Step until the end, an interrupt() waiting for input, a failure, Stop, or (for "interrupt")
         a breakpoint. Stop is honoured between steps; a failed run starts by retrying the failed step."""
         outcomes: list[StepOutcome] = []
-        status, next_nodes = self.status(), self.next_nodes()
+        status, next_nodes = self.status(), self._next_after_step()
         # A failed step is retried once (as Step would); a second failure stops the run again.
         while (status == "ready" or (status == "failed" and not outcomes)) and len(outcomes) < max_steps:
             if stop is not None and stop.is_set():
@@ -306,7 +306,7 @@ class Session:
             thread_updates["cursor_checkpoint_id"] = self.cursor
         self.studio.runs.save_step(record, thread_updates)
         self._thread = self._thread and replace(self._thread, **thread_updates)
-        return StepOutcome(record=record, status=status, next=self.next_nodes(), error=record.error)
+        return StepOutcome(record=record, status=status, next=self._next_after_step(), error=record.error)
 
     def _substep(self, tasks: list[TaskRecord], from_id: str | None, started: float, duration_ms: float,
                  before: StateSnapshot | None) -> StepOutcome:
@@ -321,7 +321,13 @@ class Session:
             changes=changes, tasks=tasks)
         status = self.status()
         self.studio.runs.save_step(record, {"status": status})
-        return StepOutcome(record=record, status=status, next=self.next_nodes())
+        return StepOutcome(record=record, status=status, next=self._next_after_step())
+
+    def _next_after_step(self) -> tuple[str, ...]:
+        """Inner next nodes cost a nested read of the state: only worth it when a breakpoint is inside."""
+        if any(":" in b for b in self.breakpoints):
+            return self.next_nodes()
+        return tuple(self.snapshot().next)
 
     def next_nodes(self) -> tuple[str, ...]:
         """What runs next: inside a paused subgraph, its next nodes as `parent:child` (the graph's names)."""

@@ -6,63 +6,25 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.types import Command, StateSnapshot
 from pydantic import ValidationError
 
 from pipelines.core.models import ModelGateway
-from pipelines.core.registry import InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
+# The outcome types are importable from here too, where the code that drives sessions looks for them.
+from pipelines.core.outcomes import (CheckpointInfo, PendingInterrupt, SessionStatus, StepOutcome,  # noqa: F401
+                                     format_validation_error)
+from pipelines.core.registry import InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.settings import Settings
-from pipelines.core.stepping import STEP_INTO_SUBGRAPHS
+from pipelines.core.stepping import STEP_INTO_SUBGRAPHS, SubgraphStepping
 from pipelines.core.trace import INPUT_NODE, StepRecord, TaskRecord, branch_records, diff_values
 
 if TYPE_CHECKING:
     from pipelines.core.studio import Studio
 
-SessionStatus = Literal["new", "ready", "waiting", "completed", "failed"]
-
-
-@dataclass
-class PendingInterrupt:
-    """An `interrupt()` waiting for an answer: its kind, what it shows, and the schema of the answer."""
-
-    id: str
-    kind: str
-    value: dict[str, Any]
-    spec: InterruptSpec | None
-
-
-@dataclass
-class StepOutcome:
-    record: StepRecord | None
-    status: SessionStatus
-    next: tuple[str, ...] = ()
-    error: str | None = None
-
-
-@dataclass
-class CheckpointInfo:
-    checkpoint_id: str
-    parent_id: str | None
-    step: int
-    source: str
-    next: tuple[str, ...]
-    created_at: str
-    on_branch: bool
-    produced_by: list[str] = field(default_factory=list)
-
-
-def format_validation_error(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err.get("loc", ())) or "value"
-        parts.append(f"{where}: {err.get('msg')}")
-    return "; ".join(parts)
-
-
-class Session:
+class Session(SubgraphStepping):
     """One thread of one compiled workflow, advanced a super-step at a time."""
 
     def __init__(self, studio: Studio, spec: PipelineSpec, thread_id: str, settings: Settings,
@@ -183,11 +145,6 @@ class Session:
             status, next_nodes = outcome.status, outcome.next
         return outcomes
 
-    def _at_breakpoint(self, next_nodes: tuple[str, ...]) -> bool:
-        """A breakpoint on a subgraph's first node also holds when its parent node is next to start."""
-        entries = self.studio.subgraph_entries(self.spec)
-        return any(b in next_nodes or (b in entries and b.split(":")[0] in next_nodes) for b in self.breakpoints)
-
     def rewind(self, checkpoint_id: str) -> None:
         """Move the cursor to an earlier checkpoint; the next step continues (forks) from there."""
         snap = self.graph.get_state(self._config(checkpoint_id))
@@ -307,37 +264,6 @@ class Session:
         self.studio.runs.save_step(record, thread_updates)
         self._thread = self._thread and replace(self._thread, **thread_updates)
         return StepOutcome(record=record, status=status, next=self._next_after_step(), error=record.error)
-
-    def _substep(self, tasks: list[TaskRecord], from_id: str | None, started: float, duration_ms: float,
-                 before: StateSnapshot | None) -> StepOutcome:
-        """A step inside a subgraph: its node ran and the subgraph paused; the parent has no new checkpoint,
-        so the record hangs off the checkpoint it started from and its changes are the inner node's."""
-        changes = {f"{t.namespace.split('|')[0].split(':')[0]}:{t.node} → {key}": "changed"
-                   for t in tasks for key in (t.update or {})}
-        record = StepRecord(
-            step_key=uuid.uuid4().hex, thread_id=self.thread_id,
-            step=int(((before.metadata if before else None) or {}).get("step", -1)) + 1, status="substep",
-            started_at=started, duration_ms=duration_ms, parent_checkpoint_id=from_id, checkpoint_id=None,
-            changes=changes, tasks=tasks)
-        status = self.status()
-        self.studio.runs.save_step(record, {"status": status})
-        return StepOutcome(record=record, status=status, next=self._next_after_step())
-
-    def _next_after_step(self) -> tuple[str, ...]:
-        """Inner next nodes cost a nested read of the state: only worth it when a breakpoint is inside."""
-        if any(":" in b for b in self.breakpoints):
-            return self.next_nodes()
-        return tuple(self.snapshot().next)
-
-    def next_nodes(self) -> tuple[str, ...]:
-        """What runs next: inside a paused subgraph, its next nodes as `parent:child` (the graph's names)."""
-        snap = self.snapshot()
-        if not snap.next or not self.studio.has_subgraphs(self.spec):
-            return tuple(snap.next)
-        nested = self.graph.get_state(self._config(self.cursor), subgraphs=True)
-        inner = tuple(f"{task.name}:{name}" for task in nested.tasks
-                      if isinstance(task.state, StateSnapshot) for name in task.state.next)
-        return inner or tuple(snap.next)
 
     def _task_record(self, namespace: tuple[str, ...], data: dict[str, Any],
                      open_tasks: dict[str, tuple[float, float]]) -> TaskRecord:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 COLOURS = {"visited": "#dbeafe", "current": "#86efac", "next": "#fde68a", "waiting": "#fdba74",
            "breakpoint": "#fecaca", "idle": "#ffffff", "terminal": "#e5e7eb"}
+# A subgraph's cluster takes a light tint of its parent node's colour, so its own nodes stay readable.
+CLUSTER_TINTS = {"current": "#f0fdf4", "next": "#fefce8", "waiting": "#fff7ed"}
 
 
 @dataclass
@@ -54,7 +56,8 @@ def graph_dot(nodes: Iterable[str], edges: Iterable[tuple[str, str, bool]], mark
             lines.append("  " + decl)
     for index, (parent, decls) in enumerate(clusters.items()):
         # The parent node itself is not drawn (its subgraph is): the cluster carries its colour instead.
-        fill = _fill(parent, marks) if parent in marks.next | marks.waiting | marks.current else None
+        role = next((r for r in ("waiting", "current", "next") if parent in getattr(marks, r)), None)
+        fill = CLUSTER_TINTS[role] if role else None
         style = f'style="rounded,dashed,filled"; fillcolor={_quote(fill)};' if fill else 'style="rounded,dashed";'
         lines.append(f"  subgraph cluster_{index} {{ label={_quote(parent)}; {style} color=\"#94a3b8\";")
         lines += ["    " + d for d in decls] + ["  }"]

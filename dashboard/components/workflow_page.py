@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 import streamlit as st
 
@@ -62,18 +62,21 @@ def _sample_answer(session: Session, records) -> dict | None:
 
 def render_workflow_page(spec: PipelineSpec, extra_tabs: Mapping[str, Callable[[Session], None]] | None = None,
                          start_form: Callable[[PipelineSpec], None] | None = None,
-                         lead: Callable[[Session], None] | None = None) -> None:
+                         lead: Callable[[Session], None] | None = None,
+                         lead_answers: Collection[str] = ()) -> None:
     """The studio page of a workflow; `extra_tabs` (title → renderer) come first, for what is special to it;
     `start_form` is drawn when no run is open, beside the scenario picker of the sidebar; `lead` above the
-    studio, for a page whose users work in it first (a counselor's chat)."""
+    studio, for a page whose users work in it first (a counselor's chat), answering the interrupts of the
+    kinds in `lead_answers` itself."""
     try:
-        _render(spec, dict(extra_tabs or {}), start_form, lead)
+        _render(spec, dict(extra_tabs or {}), start_form, lead, set(lead_answers))
     except services.STORAGE_ERRORS as exc:
         services.storage_failure(exc)
 
 
 def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]],
-            start_form: Callable[[PipelineSpec], None] | None, lead: Callable[[Session], None] | None) -> None:
+            start_form: Callable[[PipelineSpec], None] | None, lead: Callable[[Session], None] | None,
+            lead_answers: set[str]) -> None:
     key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
     st.caption(f"{spec.summary} — seed `{spec.seed}`")
@@ -110,6 +113,9 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     left, right = st.columns([3, 2], gap="medium")
     with right:
         for pending in session.pending_interrupts():
+            if lead_answers and pending.kind in lead_answers:
+                st.info(f"⏸ Waiting for **{pending.spec.title if pending.spec else pending.kind}**: answer above.")
+                continue
             changed = render_interrupt_form(session, pending, _sample_answer(session, records), key) or changed
         for name, counter in session.counters().items():
             limit = counter["limit"]

@@ -56,6 +56,7 @@ def test_an_english_session_from_greeting_to_pdf(page):
     assert [who for who, _ in lines] == ["user", "assistant", "assistant", "assistant"]
     assert "iCan career guide" in lines[1][1]
     assert "message 2 of 3" in " ".join(t.label for t in app.text_area)
+    assert "answer above" in texts(app) and not any(b.label == "Submit answer" for b in app.button)  # one reply box
     answer_until_done(app, scenario["answers"])
     assert "100 % — Done" in " ".join(p.proto.text for p in app.get("progress"))
     app.session_state[f"{KEY}_tab"] = "Results"

@@ -1,6 +1,6 @@
 """The graph as DOT: colours for visited, current, next and waiting nodes; clusters; loop labels."""
 
-from dashboard.components.graph_view import COLOURS, GraphHighlights, counter_labels, graph_dot, graph_shape
+from dashboard.components.graph_view import CLUSTER_TINTS, COLOURS, GraphHighlights, counter_labels, graph_dot, graph_shape
 from pipelines.core.registry import get_spec
 from pipelines.core.studio import Studio
 
@@ -27,7 +27,7 @@ def test_a_subgraph_returns_and_its_cluster_takes_the_parent_colour():
     nodes = ["guide:welcome", "guide:__end__", "next_node"]
     dot = graph_dot(nodes, [("guide:welcome", "guide:__end__", False)], GraphHighlights(next={"guide"}))
     assert '"guide:__end__" [label="return"' in dot and "shape=oval" in dot
-    assert f'style="rounded,dashed,filled"; fillcolor="{COLOURS["next"]}"' in dot
+    assert f'style="rounded,dashed,filled"; fillcolor="{CLUSTER_TINTS["next"]}"' in dot
     plain = graph_dot(nodes, [], GraphHighlights(next={"next_node"}))
     assert 'style="rounded,dashed";' in plain
 

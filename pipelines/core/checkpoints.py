@@ -11,6 +11,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
 from pipelines.core.sqlerrors import redact_url
+from pipelines.core.sqlite_wal import shared_file_pragmas
 
 
 class CheckpointStoreError(RuntimeError):
@@ -46,8 +47,7 @@ def open_checkpointer(url: str) -> CheckpointStore:
             # One connection shared by Streamlit's script threads; SqliteSaver serialises access with its lock.
             # WAL and a generous busy timeout: batch worker processes write to the same file.
             conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            shared_file_pragmas(conn)
             saver = SqliteSaver(conn)
             saver.setup()
         except (OSError, sqlite3.Error) as exc:

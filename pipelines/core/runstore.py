@@ -16,6 +16,7 @@ from sqlalchemy.pool import StaticPool
 
 from pipelines.core.jsonable import to_jsonable
 from pipelines.core.sqlerrors import sql_errors_as
+from pipelines.core.sqlite_wal import on_connect
 from pipelines.core.trace import StepRecord, TaskRecord
 
 
@@ -104,14 +105,6 @@ class ThreadInfo:
 _guarded = sql_errors_as(RunStoreError, lambda runs: f"the run database {runs.engine_label(runs.url)}")
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=30000")  # batch worker processes share the file
-    cursor.close()
-
-
 class RunStore:
     """Persistence of threads (one per run) and their step and task records."""
 
@@ -127,7 +120,7 @@ class RunStore:
             else:
                 self.engine = create_engine(url, pool_pre_ping=True, json_serializer=_dumps)
             if self.engine.dialect.name == "sqlite":
-                event.listen(self.engine, "connect", _sqlite_pragmas)
+                event.listen(self.engine, "connect", on_connect)
             try:
                 metadata.create_all(self.engine)
             except SQLAlchemyError:

@@ -16,6 +16,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
 from pipelines.core.jsonable import to_jsonable
+from pipelines.core.sqlite_wal import on_connect
 
 STATUSES = ("pending", "in_progress", "completed", "failed")
 SOURCES = ("shipped", "accumulated")
@@ -101,16 +102,6 @@ def pattern_hash(pattern: str) -> str:
     return hashlib.sha256(pattern.strip().encode("utf-8")).hexdigest()
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    # Worker processes share one file: WAL lets readers run beside the writer, and the busy timeout makes a
-    # writer wait its turn instead of failing with "database is locked".
-    cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=to_jsonable)
 
@@ -127,7 +118,7 @@ def make_engine(url: str) -> Engine:
                                  connect_args={"check_same_thread": False})
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, pool_pre_ping=True, json_serializer=_dumps)
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", on_connect)
         return engine
     options: dict[str, Any] = {}
     if backend in ("mysql", "mariadb"):

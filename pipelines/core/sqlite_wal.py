@@ -1,0 +1,35 @@
+"""SQLite files shared by processes: WAL, a busy timeout, and a retried switch to WAL."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import Any
+
+WAL_ATTEMPTS, WAL_PAUSE_S = 100, 0.05
+
+
+def shared_file_pragmas(conn: Any) -> None:
+    """On a DB-API connection: wait on locks for 30 s, write-ahead log, normal sync.
+
+    Switching a new file to WAL takes an exclusive lock and ignores the busy timeout, so processes that open
+    a fresh file together may be told "database is locked": they try again instead of failing."""
+    cursor = conn.cursor()
+    try:
+        cursor.execute("PRAGMA busy_timeout=30000")
+        for attempt in range(WAL_ATTEMPTS):
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == WAL_ATTEMPTS - 1:
+                    raise
+                time.sleep(WAL_PAUSE_S)
+        cursor.execute("PRAGMA synchronous=NORMAL")
+    finally:
+        cursor.close()
+
+
+def on_connect(dbapi_conn: Any, _record: Any) -> None:
+    """The same, as a SQLAlchemy "connect" event listener."""
+    shared_file_pragmas(dbapi_conn)

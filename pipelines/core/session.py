@@ -38,6 +38,7 @@ class Session(SubgraphStepping):
         self.gateway = gateway or ModelGateway(settings)
         self.context = spec.make_context(RuntimeDeps(settings=settings, gateway=self.gateway))
         self._snapshot: StateSnapshot | None = None
+        self._next_nodes: tuple[StateSnapshot, tuple[str, ...]] | None = None  # next_nodes() of that snapshot
         self._thread = studio.runs.get_thread(thread_id)  # read once; this session keeps it current
 
     # reading -----------------------------------------------------------------------------------

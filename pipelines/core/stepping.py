@@ -37,8 +37,7 @@ class SubgraphStepping:
                  before: StateSnapshot | None) -> StepOutcome:
         """A step inside a subgraph: its node ran and the subgraph paused; the parent has no new checkpoint,
         so the record hangs off the checkpoint it started from and its changes are the inner node's."""
-        changes = {f"{t.namespace.split('|')[0].split(':')[0]}:{t.node} → {key}": "changed"
-                   for t in tasks for key in (t.update or {})}
+        changes = {f"{t.graph_node} → {key}": "changed" for t in tasks for key in (t.update or {})}
         record = StepRecord(
             step_key=uuid.uuid4().hex, thread_id=self.thread_id,
             step=int(((before.metadata if before else None) or {}).get("step", -1)) + 1, status="substep",
@@ -55,11 +54,15 @@ class SubgraphStepping:
         return tuple(self.snapshot().next)
 
     def next_nodes(self) -> tuple[str, ...]:
-        """What runs next: inside a paused subgraph, its next nodes as `parent:child` (the graph's names)."""
+        """What runs next: inside a paused subgraph, its next nodes as `parent:child` (the graph's names).
+        Read once per snapshot: the step controls and the graph both ask on every page draw."""
         snap = self.snapshot()
-        if not snap.next or not self.studio.has_subgraphs(self.spec):
-            return tuple(snap.next)
-        nested = self.graph.get_state(self._config(self.cursor), subgraphs=True)
-        inner = tuple(f"{task.name}:{name}" for task in nested.tasks
-                      if isinstance(task.state, StateSnapshot) for name in task.state.next)
-        return inner or tuple(snap.next)
+        if self._next_nodes is not None and self._next_nodes[0] is snap:
+            return self._next_nodes[1]
+        result = tuple(snap.next)
+        if snap.next and self.studio.has_subgraphs(self.spec):
+            nested = self.graph.get_state(self._config(self.cursor), subgraphs=True)
+            result = tuple(f"{task.name}:{name}" for task in nested.tasks
+                           if isinstance(task.state, StateSnapshot) for name in task.state.next) or result
+        self._next_nodes = (snap, result)
+        return result

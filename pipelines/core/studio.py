@@ -26,6 +26,7 @@ class Studio:
         self.runs = runs
         self._compiled: dict[str, CompiledStateGraph] = {}
         self._has_subgraphs: dict[str, bool] = {}
+        self._subgraph_entries: dict[str, set[str]] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -52,11 +53,13 @@ class Studio:
         return self._has_subgraphs[spec.id]
 
     def subgraph_entries(self, spec: PipelineSpec) -> set[str]:
-        """The first node of each subgraph, as the xray graph names it (`parent:child`)."""
-        if not self.has_subgraphs(spec):
-            return set()
-        edges = self.compiled(spec).get_graph(xray=True).edges
-        return {e.target for e in edges if ":" in e.target and not e.source.startswith(e.target.split(":")[0] + ":")}
+        """The first node of each subgraph, as the xray graph names it (`parent:child`); drawn once, as
+        Run to interrupt asks before every step."""
+        if spec.id not in self._subgraph_entries:
+            edges = self.compiled(spec).get_graph(xray=True).edges if self.has_subgraphs(spec) else []
+            self._subgraph_entries[spec.id] = {e.target for e in edges if ":" in e.target and not
+                                               e.source.startswith(e.target.split(":")[0] + ":")}
+        return self._subgraph_entries[spec.id]
 
     def new_session(self, spec: PipelineSpec, raw_input: Mapping[str, Any], settings: Settings, *,
                     scenario: str | None = None, title: str | None = None, breakpoints: Iterable[str] = (),

@@ -29,6 +29,11 @@ class TaskRecord:
     model_calls: list[dict[str, Any]] = field(default_factory=list)
 
     @property
+    def graph_node(self) -> str:
+        """The node as the xray graph names it: inside a subgraph, `parent:child`."""
+        return f"{self.namespace.split('|')[0].split(':')[0]}:{self.node}" if self.namespace else self.node
+
+    @property
     def input_tokens(self) -> int:
         return sum(int(c.get("input_tokens") or 0) for c in self.model_calls)
 
@@ -63,7 +68,7 @@ class StepRecord:
     @property
     def graph_nodes(self) -> set[str]:
         """The nodes as the xray graph names them: a subgraph's node is `parent:child`."""
-        return {f"{t.namespace.split('|')[0].split(':')[0]}:{t.node}" if t.namespace else t.node for t in self.tasks}
+        return {t.graph_node for t in self.tasks}
 
     @property
     def label(self) -> str:

@@ -57,8 +57,7 @@ def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
 
 
 def make_context(deps: RuntimeDeps) -> ICanContext:
-    return ICanContext(gateway=deps.gateway, max_guide_loops=deps.settings.guide_max_loops,
-                       max_client_turns=MAX_CLIENT_TURNS)
+    return ICanContext(gateway=deps.gateway, max_guide_loops=deps.settings.guide_max_loops)
 
 
 SPEC = PipelineSpec(

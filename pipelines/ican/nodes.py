@@ -15,7 +15,7 @@ from pipelines.core.text import detect_language
 from pipelines.ican import prompts, report, resume
 from pipelines.ican.guide_graph import GUIDE_GRAPH
 from pipelines.ican.guide_nodes import LANGUAGE_NAMES, ask_model, conversation_text, user_text
-from pipelines.ican.occupations import TOP_MATCHES, client_skills, match_careers, occupations, target_rank
+from pipelines.ican.occupations import career_matches, client_skills
 from pipelines.ican.riasec import score_riasec
 from pipelines.ican.schemas import RIASEC, RiasecProfile, StructuredProfile
 from pipelines.ican.state import Agent, ChatTurn, GuideStage, ICanContext
@@ -41,6 +41,7 @@ def guide_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str
     ctx = runtime.context
     history = list(state.get("conversation_history") or [])
     said = user_text(history)
+    language = detect_language(said)
     info = {k: v for k, v in (state.get("collected_info") or {}).items() if k not in ("examined", "closing_turn")}
     loops = int(state.get("guide_loop_count") or 0)
     info["closing_turn"] = client_turns(history) >= MAX_CLIENT_TURNS or loops >= ctx.max_guide_loops
@@ -48,7 +49,7 @@ def guide_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str
         "conversation_history": history, "collected_info": info, "messages": [], "is_info_sufficient": False,
         "current_stage": GuideStage.GREETING.value, "missing_fields": list(state.get("missing_fields") or []),
         "emotion_state": state.get("emotion_state") or "neutral", "loop_count": loops,
-        "max_loops": ctx.max_guide_loops, "language": detect_language(said)}, context=ctx, **subgraph_step_options())
+        "max_loops": ctx.max_guide_loops, "language": language}, context=ctx, **subgraph_step_options())
     replies = [{"role": "assistant", "content": m} for m in result.get("messages") or [] if m.strip()]
     handed_off = result.get("current_stage") == GuideStage.HANDOFF.value
     collected = dict(result.get("collected_info") or {})
@@ -57,7 +58,7 @@ def guide_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str
         "needs_more_info": not handed_off, "collected_info": collected,
         "missing_fields": result.get("missing_fields") or [], "emotion_state": result.get("emotion_state", "neutral"),
         "guide_loop_count": int(result.get("loop_count") or loops), "max_guide_loops": ctx.max_guide_loops,
-        "client_turns": client_turns(history), "language": detect_language(said),
+        "client_turns": client_turns(history), "language": language,
         "raw_input": collected.get("collected_raw") or said,
     }
     if analysis_ready(update):
@@ -122,9 +123,8 @@ def career_matcher_node(state: dict[str, Any]) -> dict[str, Any]:
     text = said + "\n" + ("" if state.get("resume_issue") else state.get("resume_text") or "")
     skills = client_skills(text + "\n" + " ".join(profile.get("skills") or []))
     target = profile.get("target") or (state.get("collected_info") or {}).get("target") or ""
-    ranked = match_careers(state.get("riasec_scores") or {}, skills, state.get("language") or "en", target,
-                           limit=len(occupations()))
-    return {"career_matches": [m.model_dump() for m in ranked[:TOP_MATCHES]], "target_match": target_rank(ranked, target),
+    top, named = career_matches(state.get("riasec_scores") or {}, skills, state.get("language") or "en", target)
+    return {"career_matches": [m.model_dump() for m in top], "target_match": named,
             "current_agent": Agent.CAREER_MATCHER.value, "progress": PROGRESS[Agent.CAREER_MATCHER]}
 
 

@@ -79,6 +79,11 @@ def occupations() -> tuple[Occupation, ...]:
             for row in csv.DictReader(handle))
 
 
+@cache
+def occupation_by_code() -> dict[str, Occupation]:
+    return {o.code: o for o in occupations()}
+
+
 def _centered(values: Sequence[float]) -> list[float]:
     mean = sum(values) / len(values)
     return [v - mean for v in values]
@@ -101,20 +106,18 @@ def _targets_title(target: str, occupation: Occupation) -> bool:
     return target in title or bool(title_zh and title_zh in target) or title.rstrip("s") in target
 
 
-def target_rank(matches: Sequence[CareerMatch], target: str) -> dict | None:
-    """Where the occupation the client named stands among all of them (it may be far from the top ten)."""
-    by_code = {o.code: o for o in occupations()}
-    for rank, match in enumerate(matches, start=1):
-        if target and _targets_title(target, by_code[match.onet_soc_code]):
-            return {"target": target, "rank": rank, "of": len(matches), **match.model_dump()}
-    return None
+@dataclass(frozen=True)
+class RankedOccupation:
+    score: float
+    fit: float
+    occupation: Occupation
+    shared: list[str]  # the client's skills its description names
+    named: bool  # the client named it as their target
 
 
-def match_careers(scores: Mapping[str, float], skill_ids: Sequence[str], lang: str, target: str = "",
-                  limit: int = TOP_MATCHES) -> list[CareerMatch]:
-    """Every occupation scored by interest fit, adjusted by shared skills and a named target; the best `limit`."""
+def rank_occupations(scores: Mapping[str, float], skill_ids: Sequence[str], target: str = "") -> list[RankedOccupation]:
+    """Every occupation scored by interest fit, adjusted by shared skills and a named target, best first."""
     client = [float(scores.get(t, 0)) for t in RIASEC]
-    top_types = [t for t, _ in sorted(scores.items(), key=lambda kv: -kv[1])[:2]]
     wanted = set(skill_ids)
     ranked = []
     for occ in occupations():
@@ -122,15 +125,39 @@ def match_careers(scores: Mapping[str, float], skill_ids: Sequence[str], lang: s
         shared = [s for s in skill_ids if s in occ.skills]
         skill_fit = min(1.0, len(shared) / min(SKILLS_FOR_FULL_FIT, len(wanted))) if wanted else 0.0
         score = INTEREST_WEIGHT * (fit + 1) / 2 + SKILL_WEIGHT * skill_fit
-        if target and _targets_title(target, occ):
+        named = bool(target) and _targets_title(target, occ)
+        if named:
             score += TARGET_BONUS
-        ranked.append((min(1.0, score), fit, occ, shared))
-    ranked.sort(key=lambda item: (-item[0], item[2].code))
-    return [CareerMatch(onet_soc_code=occ.code, title=occ.title, title_zh=occ.title_zh if lang == "zh" else None,
-                        score=round(score, 3), interest_fit=round(fit, 3), skill_overlap=skill_names(shared, lang),
-                        high_point_code=occ.high_point_code,
-                        reason=match_reason(occ, fit, top_types, skill_names(shared, lang), lang))
-            for score, fit, occ, shared in ranked[:limit]]
+        ranked.append(RankedOccupation(min(1.0, score), fit, occ, shared, named))
+    ranked.sort(key=lambda r: (-r.score, r.occupation.code))
+    return ranked
+
+
+def _as_match(ranked: RankedOccupation, scores: Mapping[str, float], lang: str) -> CareerMatch:
+    occ, shared = ranked.occupation, skill_names(ranked.shared, lang)
+    top_types = [t for t, _ in sorted(scores.items(), key=lambda kv: -kv[1])[:2]]
+    return CareerMatch(onet_soc_code=occ.code, title=occ.title, title_zh=occ.title_zh if lang == "zh" else None,
+                       score=round(ranked.score, 3), interest_fit=round(ranked.fit, 3), skill_overlap=shared,
+                       high_point_code=occ.high_point_code, reason=match_reason(occ, ranked.fit, top_types, shared, lang))
+
+
+def match_careers(scores: Mapping[str, float], skill_ids: Sequence[str], lang: str, target: str = "",
+                  limit: int = TOP_MATCHES) -> list[CareerMatch]:
+    """The best `limit` occupations for the client, with their reasons."""
+    return [_as_match(r, scores, lang) for r in rank_occupations(scores, skill_ids, target)[:limit]]
+
+
+def career_matches(scores: Mapping[str, float], skill_ids: Sequence[str], lang: str,
+                   target: str = "") -> tuple[list[CareerMatch], dict | None]:
+    """The top matches, and where the occupation the client named stands among all of them (it may be far
+    from the top ten), from one ranking."""
+    ranked = rank_occupations(scores, skill_ids, target)
+    top = [_as_match(r, scores, lang) for r in ranked[:TOP_MATCHES]]
+    named = next(((rank, r) for rank, r in enumerate(ranked, start=1) if r.named), None)
+    if named is None:
+        return top, None
+    rank, entry = named
+    return top, {"target": target, "rank": rank, "of": len(ranked), **_as_match(entry, scores, lang).model_dump()}
 
 
 def match_reason(occ: Occupation, fit: float, client_top: Sequence[str], shared: Sequence[str], lang: str) -> str:

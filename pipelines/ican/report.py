@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pipelines.core.text import Phrasebook, join_items
-from pipelines.ican.occupations import occupations, skill_names, skills_vocabulary
+from pipelines.ican.occupations import occupation_by_code, skill_names, skills_vocabulary
 from pipelines.ican.riasec import type_name
 from pipelines.ican.schemas import RIASEC
 
@@ -80,10 +80,10 @@ def match_title(match: Mapping[str, Any], lang: str) -> str:
 def _skills_gap(matches: list[Mapping[str, Any]], client_text: str, lang: str) -> list[str]:
     _, client_matcher, _ = skills_vocabulary()
     have = client_matcher.labels(client_text)
-    by_code = {o.code: o for o in occupations()}
     counts: dict[str, int] = {}
     for match in matches[:5]:
-        for skill in by_code.get(match["onet_soc_code"]).skills if match["onet_soc_code"] in by_code else ():
+        occupation = occupation_by_code().get(match["onet_soc_code"])
+        for skill in occupation.skills if occupation else ():
             if skill not in have:
                 counts[skill] = counts.get(skill, 0) + 1
     ranked = sorted(counts, key=lambda s: (-counts[s], s))

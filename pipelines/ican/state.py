@@ -118,4 +118,3 @@ class ICanContext:
 
     gateway: ModelGateway
     max_guide_loops: int = 8
-    max_client_turns: int = 3

@@ -52,9 +52,10 @@ def test_a_named_target_is_favoured():
 
 
 def test_the_named_target_is_ranked_even_far_from_the_top():
-    from pipelines.ican.occupations import target_rank
-    ranked = match_careers({"R": 0, "I": 0, "A": 94, "S": 49, "E": 0, "C": 0}, [], "zh", "UI设计师", limit=923)
-    found = target_rank(ranked, "UI设计师")
+    from pipelines.ican.occupations import career_matches
+    profile = {"R": 0, "I": 0, "A": 94, "S": 49, "E": 0, "C": 0}
+    top, found = career_matches(profile, [], "zh", "UI设计师")
+    assert top == match_careers(profile, [], "zh", "UI设计师")
     assert found["title"] == "Web and Digital Interface Designers" and found["title_zh"] == "UI设计师"
     assert found["rank"] > 10 and found["of"] == 923
-    assert target_rank(ranked, "") is None and target_rank(ranked, "宇航员之王") is None
+    assert career_matches(profile, [], "zh", "")[1] is None and career_matches(profile, [], "zh", "宇航员之王")[1] is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.state_keys import SESSION_API_KEY, SETTINGS_OVERRIDES
+from dashboard.state_keys import SETTINGS_OVERRIDES
 from pipelines.core.checkpoints import CheckpointStoreError
 from pipelines.core.knowledge import KnowledgeStoreError
 from pipelines.core.registry import PipelineSpec
@@ -16,11 +16,9 @@ from pipelines.flink_diagnosis.store import ExceptionStoreError
 
 
 def current_settings() -> Settings:
-    """File and environment settings, with this browser session's choices from the settings page on top."""
-    overrides = dict(st.session_state.get(SETTINGS_OVERRIDES, {}))
-    if st.session_state.get(SESSION_API_KEY):
-        overrides["api_key"] = st.session_state[SESSION_API_KEY]
-    return load_settings(**overrides)
+    """File and environment settings, with this browser session's choices from the settings page on top.
+    Keys come only from the environment or .streamlit/secrets.toml, never from the page."""
+    return load_settings(**st.session_state.get(SETTINGS_OVERRIDES, {}))
 
 
 @st.cache_resource(show_spinner=False)
@@ -61,6 +59,22 @@ def flink_knowledge(settings: Settings | None = None):
     from pipelines.flink_diagnosis.services import open_flink_knowledge
 
     return open_flink_knowledge(settings or current_settings())
+
+
+@st.cache_resource(show_spinner=False)
+def background_runs():
+    """The process's background runs of workflow threads, shared by every browser tab."""
+    from pipelines.core.background import BackgroundRuns
+
+    return BackgroundRuns()
+
+
+def worker_session_opener(spec: PipelineSpec, thread_id: str, breakpoints: list[str]):
+    """What a background worker calls to open its own Session: settings are read here, in the page's
+    thread, because the worker must not touch st.session_state."""
+    settings = current_settings()
+    shared = studio(settings)
+    return lambda: shared.open_session(spec, thread_id, settings, breakpoints=breakpoints)
 
 
 @st.cache_resource(show_spinner=False)

@@ -3,8 +3,9 @@
 THREAD_PARAM = "thread"  # st.query_params: the run a workflow page shows, so a reload finds it again
 
 SETTINGS_OVERRIDES = "settings_overrides"  # non-secret settings chosen on the settings page
-SESSION_API_KEY = "session_api_key"  # an API key typed on the settings page: memory only, never saved
 FLASH = "flash_message"  # (kind, text) shown once after a rerun
+REPORTED_RUNS = "reported_background_runs"  # ids of background runs whose end this browser session has shown
+WATCHED_RUNS = "watched_background_runs"  # ids of background runs this browser session has seen going on
 
 
 def page_key(pipeline_id: str, name: str) -> str:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from pipelines.core.registry import get_spec
-from pipelines.core.settings import API_KEY_ENV_VARS, ENV_VARS, SETTINGS_FILE_ENV, Settings, load_settings
+from pipelines.core.settings import (API_KEY_ENV_VARS, ENV_VARS, LANGSMITH_KEY_ENV_VARS, SETTINGS_FILE_ENV, Settings,
+                                     load_settings)
 from pipelines.core.studio import Studio
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "assets" / "scenarios"
@@ -17,7 +18,7 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "assets" / "scenarios"
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path, monkeypatch):
     """No developer setting, key or settings file leaks into a test."""
-    for var in [*ENV_VARS.values(), *API_KEY_ENV_VARS]:
+    for var in [*ENV_VARS.values(), *API_KEY_ENV_VARS, *LANGSMITH_KEY_ENV_VARS]:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv(SETTINGS_FILE_ENV, str(tmp_path / "settings.json"))
     monkeypatch.setenv("LANGSMITH_TRACING", "false")

@@ -1,11 +1,13 @@
-"""Settings: provider, model, base URL, API key (masked, memory only), data dir, knowledge base, connection test."""
+"""Settings: provider, model, base URL, where the keys come from, data dir, knowledge base, tracing, connection test."""
 
 import streamlit as st
 
 from dashboard import services
-from dashboard.state_keys import SESSION_API_KEY, SETTINGS_OVERRIDES
+from dashboard.state_keys import SETTINGS_OVERRIDES
 from pipelines.core.models import ModelCallError, ModelGateway
-from pipelines.core.settings import ENV_VARS, PROVIDERS, SettingsError, env_overrides, save_settings_file
+from pipelines.core.settings import (ENV_VARS, PROVIDERS, SettingsError, api_key_source, env_overrides,
+                                     langsmith_key_source, save_settings_file)
+from pipelines.core.tracing import tracing_status
 
 st.title("⚙️ Settings")
 settings = services.current_settings()
@@ -14,6 +16,11 @@ fixed = env_overrides()
 
 def _help(field: str, text: str) -> str:
     return text + (f" Fixed by the environment variable {ENV_VARS[field]}." if field in fixed else "")
+
+
+def _key_line(label: str, source: str, how_to_set: str) -> str:
+    """Where a key comes from, by name only: the page never holds or shows a key's value."""
+    return f"{label}: set (from {source})" if source else f"{label}: not set — {how_to_set}"
 
 
 with st.form("settings_form"):
@@ -25,10 +32,9 @@ with st.form("settings_form"):
                           disabled="model" in fixed, help=_help("model", "Empty uses the provider's default."))
     base_url = st.text_input("Base URL", value=settings.base_url, placeholder=settings.effective_base_url,
                              key="settings_base_url", disabled="base_url" in fixed, help=_help("base_url", ""))
-    api_key = st.text_input("API key", value="", type="password", key="settings_api_key",
-                            placeholder="set" if settings.api_key else "not set",
-                            help="Kept in this browser session's memory only: never saved, logged or put in run state. "
-                                 "For a lasting key use STEPWISE_API_KEY / OPENAI_API_KEY or .streamlit/secrets.toml.")
+    st.caption(":material/key: " + _key_line(
+        "API key", api_key_source(), "set STEPWISE_API_KEY or OPENAI_API_KEY, or copy "
+        ".streamlit/secrets.toml.example to .streamlit/secrets.toml"))
     data_dir = st.text_input("Data directory", value=settings.data_dir, key="settings_data_dir",
                              disabled="data_dir" in fixed,
                              help=_help("data_dir", "Holds the checkpoints, the run database and Chroma's files."))
@@ -65,28 +71,46 @@ with st.form("settings_form"):
                                   disabled="guide_max_loops" in fixed,
                                   help=_help("guide_max_loops", "The guide hands off to the analysis when it has "
                                              "dug this many times (seed 003: 8)."))
+    st.markdown("**LangSmith tracing**")
+    cols = st.columns([1, 2, 2])
+    tracing = cols[0].toggle("Trace runs", value=settings.langsmith_tracing, key="settings_langsmith_tracing",
+                             disabled="langsmith_tracing" in fixed,
+                             help=_help("langsmith_tracing", "Sends every step's node runs and model calls to "
+                                        "LangSmith, for the sessions of this browser tab."))
+    project = cols[1].text_input("Project", value=settings.langsmith_project, key="settings_langsmith_project",
+                                 disabled="langsmith_project" in fixed, help=_help("langsmith_project", ""))
+    endpoint = cols[2].text_input("Endpoint", value=settings.langsmith_endpoint, key="settings_langsmith_endpoint",
+                                  placeholder="empty: LangSmith's own", disabled="langsmith_endpoint" in fixed,
+                                  help=_help("langsmith_endpoint", "For a self-hosted LangSmith."))
+    st.caption(":material/key: " + _key_line(
+        "LangSmith key", langsmith_key_source(), "set LANGSMITH_API_KEY or LANGCHAIN_API_KEY, or add "
+        "[langsmith] api_key to .streamlit/secrets.toml"))
     apply = st.form_submit_button("Apply to this session", type="primary")
-    save = st.form_submit_button("Apply and save as defaults (without the key)")
+    save = st.form_submit_button("Apply and save as defaults (keys are never saved)")
 
 if apply or save:
     overrides = {"provider": provider, "model": model, "base_url": base_url, "data_dir": data_dir,
                  "timeout_s": timeout_s, "max_retries": int(max_retries), "fallback_to_offline": fallback,
                  "chroma_url": chroma_url.strip(), "embedding_provider": embedding_provider,
                  "embedding_model": embedding_model.strip(), "accumulate_threshold": float(threshold),
-                 "claim_lease_s": float(lease), "guide_max_loops": int(guide_loops)}
+                 "claim_lease_s": float(lease), "guide_max_loops": int(guide_loops), "langsmith_tracing": tracing,
+                 "langsmith_project": project.strip(), "langsmith_endpoint": endpoint.strip()}
+    previous = st.session_state.get(SETTINGS_OVERRIDES)
     try:
         st.session_state[SETTINGS_OVERRIDES] = {k: v for k, v in overrides.items() if k not in fixed}
-        if api_key:
-            st.session_state[SESSION_API_KEY] = api_key
         settings = services.current_settings()
     except SettingsError as exc:
+        # The choices that worked before stay in force; the form still shows what was typed.
+        st.session_state[SETTINGS_OVERRIDES] = previous or {}
         st.error(str(exc))
     else:
         if save:
             path = save_settings_file(settings)
-            st.success(f"Saved to {path}. The API key was not written.")
+            st.success(f"Saved to {path}. No key was written.")
         else:
             st.success(f"Applied: {settings.provider_label}.")
+
+st.caption(f":material/monitoring: LangSmith tracing: {tracing_status(settings)}")
 
 st.subheader("Test connection")
 if st.button("Test connection", key="settings_test"):

@@ -1,17 +1,22 @@
-"""Step, Run to interrupt, Run to end and Reset, with the run's status beside them."""
+"""Step, Run to interrupt, Run to end (in a background worker) and Reset, with the run's status beside them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 import streamlit as st
 
+from dashboard.components.live_run import report_finished
 from dashboard.state_keys import FLASH
+from pipelines.core.background import BackgroundRun, BackgroundRuns
 from pipelines.core.registry import InvalidInput
 from pipelines.core.session import Session, StepOutcome
 
 STATUS_TEXT = {"new": "not started", "ready": "paused between steps", "waiting": "waiting for your answer",
                "completed": "completed", "failed": "failed — Step retries the failed node"}
+# A run that ends this soon is drawn at once, as a plain click would; a longer one is polled as it goes.
+FOREGROUND_WAIT_S = 1.5
 
 
 def _report(outcomes: list[StepOutcome]) -> None:
@@ -22,27 +27,34 @@ def _report(outcomes: list[StepOutcome]) -> None:
         st.session_state[FLASH] = ("success", f"Ran {len(outcomes)} step(s).")
 
 
-def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[], None]) -> bool:
+def _run_in_background(runs: BackgroundRuns, session: Session, until: Literal["interrupt", "end"],
+                       open_worker_session: Callable[[], Session]) -> BackgroundRun:
+    run = runs.start(session.thread_id, until, open_worker_session)
+    if run.wait(FOREGROUND_WAIT_S):
+        report_finished(run)
+    return run
+
+
+def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[], None], runs: BackgroundRuns,
+                         open_worker_session: Callable[[], Session]) -> bool:
     """Draw the controls; returns True when the session changed (the page should rerun)."""
     status = session.status()
-    ready = status in ("ready", "failed")
+    running = runs.active(session.thread_id) is not None
+    ready = status in ("ready", "failed") and not running
     columns = st.columns([1, 1.5, 1.3, 1, 3.5], vertical_alignment="center")
     changed = False
     try:
         if columns[0].button("Step ▶", key=f"{key_prefix}_step", disabled=not ready, type="primary",
                              help="Run one super-step (parallel nodes run together)"):
-            outcome = session.step()
-            _report([outcome])
+            _report([session.step()])
             changed = True
         if columns[1].button("Run to interrupt ⏭", key=f"{key_prefix}_run_interrupt", disabled=not ready,
                              help="Run until a breakpoint, a question for you, or the end"):
-            with st.spinner("Running…"):
-                _report(session.run("interrupt"))
+            _run_in_background(runs, session, "interrupt", open_worker_session)
             changed = True
         if columns[2].button("Run to end ⏩", key=f"{key_prefix}_run_end", disabled=not ready,
                              help="Ignore breakpoints; stop only where the workflow needs your answer"):
-            with st.spinner("Running…"):
-                _report(session.run("end"))
+            _run_in_background(runs, session, "end", open_worker_session)
             changed = True
     except InvalidInput as exc:
         st.session_state[FLASH] = ("error", str(exc))
@@ -50,6 +62,9 @@ def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[
     if columns[3].button("Reset ↺", key=f"{key_prefix}_reset", help="Start a new run with the same input"):
         on_reset()
         changed = True
+    if running:
+        columns[4].markdown(":material/progress_activity: **running in the background**")
+        return changed
     badge = {"completed": "🟢", "waiting": "🟠", "failed": "🔴", "ready": "🔵", "new": "⚪"}[status]
     next_nodes = ", ".join(session.next_nodes()) or "—"
     columns[4].markdown(f"{badge} **{STATUS_TEXT[status]}** · next: `{next_nodes}`")

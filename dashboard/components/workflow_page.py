@@ -13,6 +13,7 @@ from dashboard.components.evolution import render_evolution
 from dashboard.components.graph_view import GraphHighlights, counter_labels, graph_shape, render_graph
 from dashboard.components.interrupt_forms import render_interrupt_form
 from dashboard.components.iterations import render_iterations
+from dashboard.components.live_run import render_live_run, report_watched_run
 from dashboard.components.metrics_charts import (make_latency_figure, make_timeline_figure, make_usage_figure,
                                                  task_frame)
 from dashboard.components.run_sidebar import render_run_sidebar, start_run
@@ -80,6 +81,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
     st.caption(f"{spec.summary} — seed `{spec.seed}`")
+    report_watched_run(services.background_runs(), st.query_params.get(THREAD_PARAM))
     _flash()
     settings = services.current_settings()
     studio = services.studio(settings)
@@ -106,13 +108,19 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     st.markdown(f"**{thread.title}** · thread `{thread.thread_id}` · {thread.provider}")
     if session.cursor:
         st.info("Rewound: the run stands at an earlier checkpoint. Step to continue on a new branch.")
+    runs = services.background_runs()
+    running = runs.active(thread.thread_id) is not None
+    if running:
+        render_live_run(runs, thread.thread_id, {n: c["limit"] for n, c in session.counters().items()}, key)
     if lead is not None:
         lead(session)
     records = session.records()
-    changed = render_step_controls(session, key, on_reset=lambda: start_run(spec, thread.input or {}, thread.scenario))
+    changed = render_step_controls(session, key, on_reset=lambda: start_run(spec, thread.input or {}, thread.scenario),
+                                   runs=runs, open_worker_session=services.worker_session_opener(
+                                       spec, thread.thread_id, breakpoints))
     left, right = st.columns([3, 2], gap="medium")
     with right:
-        for pending in session.pending_interrupts():
+        for pending in [] if running else session.pending_interrupts():
             if lead_answers and pending.kind in lead_answers:
                 st.info(f"⏸ Waiting for **{pending.spec.title if pending.spec else pending.kind}**: answer above.")
                 continue
@@ -150,7 +158,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
         if tabs["Metrics"].open:
             _render_metrics(records, key)
     with tabs["Checkpoints"]:
-        if tabs["Checkpoints"].open and render_checkpoints(session, key):
+        if tabs["Checkpoints"].open and render_checkpoints(session, key, read_only=running):
             st.rerun()
     with tabs["Report"]:
         if tabs["Report"].open:

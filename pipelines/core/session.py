@@ -19,12 +19,14 @@ from pipelines.core.outcomes import (CheckpointInfo, PendingInterrupt, SessionSt
 from pipelines.core.registry import InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.settings import Settings
 from pipelines.core.stepping import STEP_INTO_SUBGRAPHS, SubgraphStepping
+from pipelines.core.time_travel import TimeTravel
 from pipelines.core.trace import INPUT_NODE, StepRecord, TaskRecord, branch_records, diff_values
+from pipelines.core.tracing import flush_traces, tracing_callbacks
 
 if TYPE_CHECKING:
     from pipelines.core.studio import Studio
 
-class Session(SubgraphStepping):
+class Session(SubgraphStepping, TimeTravel):
     """One thread of one compiled workflow, advanced a super-step at a time."""
 
     def __init__(self, studio: Studio, spec: PipelineSpec, thread_id: str, settings: Settings,
@@ -37,6 +39,7 @@ class Session(SubgraphStepping):
         self.graph = studio.compiled(spec)
         self.gateway = gateway or ModelGateway(settings)
         self.context = spec.make_context(RuntimeDeps(settings=settings, gateway=self.gateway))
+        self.callbacks = tracing_callbacks(settings)  # per session: other sessions in this process may not trace
         self._snapshot: StateSnapshot | None = None
         self._next_nodes: tuple[StateSnapshot, tuple[str, ...]] | None = None  # next_nodes() of that snapshot
         self._thread = studio.runs.get_thread(thread_id)  # read once; this session keeps it current
@@ -146,52 +149,7 @@ class Session(SubgraphStepping):
             status, next_nodes = outcome.status, outcome.next
         return outcomes
 
-    def rewind(self, checkpoint_id: str) -> None:
-        """Move the cursor to an earlier checkpoint; the next step continues (forks) from there."""
-        snap = self.graph.get_state(self._config(checkpoint_id))
-        if not snap.config or snap.created_at is None:
-            raise InvalidInput(f"no checkpoint {checkpoint_id} in thread {self.thread_id}")
-        latest = self.graph.get_state(self._config()).config["configurable"]["checkpoint_id"]
-        self._update_thread(cursor_checkpoint_id=None if checkpoint_id == latest else checkpoint_id)
-        self._snapshot = None
-
-    def edit_state(self, values: Mapping[str, Any], as_node: str | None = None) -> StepOutcome:
-        """Fork from the current position with edited values, as if `as_node` had written them."""
-        before = self.snapshot()
-        from_id = self.head_checkpoint_id()
-        started = time.time()
-        new_config = self.graph.update_state(self._config(self.cursor), dict(values), as_node=as_node)
-        self._update_thread(cursor_checkpoint_id=None)
-        self._snapshot = None
-        after = self.snapshot()
-        record = StepRecord(
-            step_key=uuid.uuid4().hex, thread_id=self.thread_id, step=int(after.metadata.get("step", 0)),
-            status="completed", started_at=started, duration_ms=0.0, parent_checkpoint_id=from_id,
-            checkpoint_id=new_config["configurable"]["checkpoint_id"],
-            changes=diff_values(before.values, after.values),
-            tasks=[TaskRecord(task_id="edit", node=f"edit:{as_node or 'state'}", started_at=started,
-                              duration_ms=0.0, update=dict(values))],
-            counters=self._counter_values(after.values))
-        self.studio.runs.save_step(record)
-        return StepOutcome(record=record, status=self.status(), next=tuple(after.next))
-
     # history and trace -------------------------------------------------------------------------
-    def history(self, limit: int | None = None) -> list[CheckpointInfo]:
-        """Every checkpoint of the thread (all branches, newest first), marked when on the current branch."""
-        records = self.studio.runs.load_steps(self.thread_id)
-        produced = {r.checkpoint_id: r.nodes for r in records if r.checkpoint_id}
-        head = self.head_checkpoint_id()
-        branch = {r.checkpoint_id for r in branch_records(records, head)} | {head}
-        infos = []
-        for snap in self.graph.get_state_history(self._config(), limit=limit):
-            cid = snap.config["configurable"]["checkpoint_id"]
-            parent = (snap.parent_config or {}).get("configurable", {}).get("checkpoint_id")
-            infos.append(CheckpointInfo(
-                checkpoint_id=cid, parent_id=parent, step=int(snap.metadata.get("step", -1)),
-                source=str(snap.metadata.get("source", "")), next=tuple(snap.next),
-                created_at=snap.created_at or "", on_branch=cid in branch, produced_by=produced.get(cid, [])))
-        return infos
-
     def records(self) -> list[StepRecord]:
         """The step records of the current branch (the path that led to the cursor or the head)."""
         return branch_records(self.studio.runs.load_steps(self.thread_id), self.head_checkpoint_id())
@@ -218,6 +176,8 @@ class Session(SubgraphStepping):
             # background writer thread; subgraph events are only asked for when the graph has subgraphs.
             config = self._config(cursor)
             config["configurable"][STEP_INTO_SUBGRAPHS] = True
+            if self.callbacks:
+                config["callbacks"] = self.callbacks
             for event in self.graph.stream(payload, config, context=self.context, stream_mode="tasks",
                                            interrupt_before="*", subgraphs=self.studio.has_subgraphs(self.spec),
                                            durability="exit"):
@@ -229,6 +189,8 @@ class Session(SubgraphStepping):
         except Exception as exc:  # noqa: BLE001 - a failing node is a result to show, not a crash
             error = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"[:500]
         duration_ms = (time.perf_counter() - t0) * 1000
+        if self.callbacks:
+            flush_traces(self.callbacks)  # after the timing, so tracing never counts as the step's time
         self._snapshot = None
         if cursor and error is None:
             self._thread = replace(self._thread, cursor_checkpoint_id=None)  # a step from the cursor forks

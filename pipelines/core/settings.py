@@ -13,7 +13,7 @@ PROVIDERS = ("offline", "openai", "ollama")
 DEFAULT_MODELS = {"offline": "offline-engine", "openai": "gpt-4o-mini", "ollama": "llama3.1"}
 DEFAULT_BASE_URLS = {"offline": "", "openai": "https://api.openai.com/v1", "ollama": "http://127.0.0.1:11434"}
 
-# Environment variable for each non-secret field; the API key is handled apart (see _secret_api_key).
+# Environment variable for each non-secret field; the keys are handled apart (see _find_secret).
 ENV_VARS = {
     "provider": "STEPWISE_PROVIDER",
     "model": "STEPWISE_MODEL",
@@ -32,9 +32,16 @@ ENV_VARS = {
     "claim_lease_s": "STEPWISE_CLAIM_LEASE",
     "accumulate_threshold": "STEPWISE_ACCUMULATE_THRESHOLD",
     "guide_max_loops": "STEPWISE_GUIDE_MAX_LOOPS",
+    "langsmith_tracing": "STEPWISE_LANGSMITH_TRACING",
+    "langsmith_project": "STEPWISE_LANGSMITH_PROJECT",
+    "langsmith_endpoint": "STEPWISE_LANGSMITH_ENDPOINT",
 }
 SETTINGS_FILE_ENV = "STEPWISE_SETTINGS_FILE"
 API_KEY_ENV_VARS = ("STEPWISE_API_KEY", "OPENAI_API_KEY")
+LANGSMITH_KEY_ENV_VARS = ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
+# Read in this order after the environment; shown as written here when the page says where a key came from.
+SECRETS_FILES = (".streamlit/secrets.toml", "~/.streamlit/secrets.toml")
+SECRET_FIELDS = ("api_key", "langsmith_api_key")
 
 
 class SettingsError(ValueError):
@@ -65,6 +72,11 @@ class Settings:
     accumulate_threshold: float = 0.8
     # iCan's guide digs at most this many times per session (seed 003: the comment says 2, the code 8).
     guide_max_loops: int = 8
+    # Per session, through callbacks (pipelines/core/tracing.py); empty endpoint: LangSmith's own.
+    langsmith_tracing: bool = False
+    langsmith_project: str = "stepwise"
+    langsmith_endpoint: str = ""
+    langsmith_api_key: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         if self.provider not in PROVIDERS:
@@ -82,6 +94,8 @@ class Settings:
             raise SettingsError("the accumulate threshold is a confidence between 0 and 1")
         if not 1 <= self.guide_max_loops <= 50:
             raise SettingsError("the guide's loop limit must be between 1 and 50")
+        if self.langsmith_endpoint and not self.langsmith_endpoint.startswith(("http://", "https://")):
+            raise SettingsError(f"the LangSmith endpoint must be an http(s) URL, got {self.langsmith_endpoint!r}")
 
     @property
     def data_path(self) -> Path:
@@ -116,10 +130,10 @@ class Settings:
         return replace(self, **clean)
 
     def to_public(self) -> dict[str, Any]:
-        """Everything but the API key: what may be shown, saved or written to a report."""
+        """Everything but the keys: what may be shown, saved or written to a report."""
         data = asdict(self)
-        data.pop("api_key")
-        data["api_key_set"] = bool(self.api_key)
+        for name in SECRET_FIELDS:
+            data[f"{name}_set"] = bool(data.pop(name))
         return data
 
 
@@ -149,16 +163,17 @@ def read_settings_file(path: Path | None = None) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise SettingsError(f"settings file {path} is not valid JSON: {exc}") from exc
-    known = {f.name for f in fields(Settings)} - {"api_key"}
+    known = {f.name for f in fields(Settings)} - set(SECRET_FIELDS)
     return {k: v for k, v in data.items() if k in known} if isinstance(data, dict) else {}
 
 
 def save_settings_file(settings: Settings, path: Path | None = None) -> Path:
-    """Write the non-secret settings; the API key never goes to disk from here."""
+    """Write the non-secret settings; no key ever goes to disk from here."""
     path = path or settings_file_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     data = settings.to_public()
-    data.pop("api_key_set")
+    for name in SECRET_FIELDS:
+        data.pop(f"{name}_set")
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     return path
 
@@ -168,22 +183,35 @@ def env_overrides() -> dict[str, str]:
     return {name: os.environ[var] for name, var in ENV_VARS.items() if os.environ.get(var)}
 
 
-def _secret_api_key() -> str:
-    for var in API_KEY_ENV_VARS:
+def _find_secret(env_vars: tuple[str, ...], section: str) -> tuple[str, str]:
+    """(value, where it came from): the first environment variable set, else the first secrets file with
+    `[section] api_key` or a top-level entry named like one of the variables."""
+    for var in env_vars:
         if os.environ.get(var):
-            return os.environ[var]
-    for path in (Path(".streamlit/secrets.toml"), Path.home() / ".streamlit/secrets.toml"):
+            return os.environ[var], var
+    for shown in SECRETS_FILES:
+        path = Path(shown).expanduser()
         if not path.exists():
             continue
         try:
             secrets = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError):
             continue
-        section = secrets.get("stepwise", {}) if isinstance(secrets.get("stepwise"), dict) else {}
-        for value in (section.get("api_key"), secrets.get("STEPWISE_API_KEY"), secrets.get("OPENAI_API_KEY")):
+        table = secrets.get(section) if isinstance(secrets.get(section), dict) else {}
+        for value in (table.get("api_key"), *(secrets.get(var) for var in env_vars)):
             if value:
-                return str(value)
-    return ""
+                return str(value), shown
+    return "", ""
+
+
+def api_key_source() -> str:
+    """The variable or file the model API key comes from ("" when none): its name, never its value."""
+    return _find_secret(API_KEY_ENV_VARS, "stepwise")[1]
+
+
+def langsmith_key_source() -> str:
+    """The variable or file the LangSmith API key comes from ("" when none): its name, never its value."""
+    return _find_secret(LANGSMITH_KEY_ENV_VARS, "langsmith")[1]
 
 
 def load_settings(**overrides: Any) -> Settings:
@@ -192,6 +220,7 @@ def load_settings(**overrides: Any) -> Settings:
     values.update(read_settings_file())
     values.update(env_overrides())
     values.update({k: v for k, v in overrides.items() if v is not None and v != ""})
-    api_key = values.pop("api_key", "") or _secret_api_key()
+    api_key = values.pop("api_key", "") or _find_secret(API_KEY_ENV_VARS, "stepwise")[0]
+    langsmith_api_key = values.pop("langsmith_api_key", "") or _find_secret(LANGSMITH_KEY_ENV_VARS, "langsmith")[0]
     typed = {name: _coerce(name, raw) for name, raw in values.items()}
-    return Settings(api_key=api_key, **typed)
+    return Settings(api_key=api_key, langsmith_api_key=langsmith_api_key, **typed)

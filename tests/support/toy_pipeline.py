@@ -33,6 +33,7 @@ class ToyContext:
     deps: RuntimeDeps
     fail_in: set[str] = field(default_factory=set)
     runs: list[str] = field(default_factory=list)
+    pause_s: float = 0.0  # added to every plain node's own pause: a slow model, for background runs
 
 
 def _node(name: str, pause: float = 0.0):
@@ -40,7 +41,7 @@ def _node(name: str, pause: float = 0.0):
         runtime.context.runs.append(name)
         if name in runtime.context.fail_in:
             raise RuntimeError(f"{name} exploded")
-        time.sleep(pause)
+        time.sleep(pause + runtime.context.pause_s)
         return {"log": [name]}
 
     run.__name__ = name

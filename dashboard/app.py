@@ -10,19 +10,21 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-st.set_page_config(page_title="Stepwise", page_icon="🪜", layout="wide")
+st.set_page_config(page_title="Stepwise", page_icon=":material/stairs:", layout="wide")
 
 PAGES = Path(__file__).parent / "app_pages"
 navigation = st.navigation({
-    "Stepwise": [st.Page(PAGES / "home.py", title="Home", icon="🏠", default=True)],
-    "Workflows": [st.Page(PAGES / "career_navigator.py", title="CareerNavigator", icon="🧭",
+    "Stepwise": [st.Page(PAGES / "home.py", title="Home", icon=":material/home:", default=True)],
+    "Workflows": [st.Page(PAGES / "career_navigator.py", title="CareerNavigator", icon=":material/explore:",
                           url_path="career_navigator"),
-                  st.Page(PAGES / "flink_diagnosis.py", title="Flink diagnosis", icon="🔥",
+                  st.Page(PAGES / "flink_diagnosis.py", title="Flink diagnosis", icon=":material/local_fire_department:",
                           url_path="flink_diagnosis"),
-                  st.Page(PAGES / "ican.py", title="iCan career guidance", icon="🎯", url_path="ican")],
-    "Flink": [st.Page(PAGES / "flink_queue.py", title="Exception queue", icon="📥", url_path="flink_queue"),
-              st.Page(PAGES / "flink_results.py", title="Diagnosis results", icon="📊", url_path="flink_results"),
-              st.Page(PAGES / "knowledge.py", title="Knowledge base", icon="📚", url_path="knowledge")],
-    "Setup": [st.Page(PAGES / "settings.py", title="Settings", icon="⚙️", url_path="settings")],
+                  st.Page(PAGES / "ican.py", title="iCan career guidance", icon=":material/psychology:", url_path="ican")],
+    "Flink": [st.Page(PAGES / "flink_queue.py", title="Exception queue", icon=":material/inbox:", url_path="flink_queue"),
+              st.Page(PAGES / "flink_results.py", title="Diagnosis results", icon=":material/bar_chart:", url_path="flink_results"),
+              st.Page(PAGES / "knowledge.py", title="Knowledge base", icon=":material/menu_book:", url_path="knowledge")],
+    "Studio": [st.Page(PAGES / "runs.py", title="Runs", icon=":material/history:", url_path="runs"),
+               st.Page(PAGES / "metrics.py", title="Metrics", icon=":material/monitoring:", url_path="metrics")],
+    "Setup": [st.Page(PAGES / "settings.py", title="Settings", icon=":material/settings:", url_path="settings")],
 })
 navigation.run()

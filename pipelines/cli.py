@@ -1,4 +1,4 @@
-"""Headless CLI: `python -m pipelines list` and `python -m pipelines run PIPELINE ...` for scripts, demos and tests."""
+"""Headless CLI: `python -m pipelines list`, `run PIPELINE ...` and `trace THREAD_ID ...` for scripts, demos and tests."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from pipelines.core.checkpoints import CheckpointStoreError
 from pipelines.core.knowledge import KnowledgeStoreError
 from pipelines.core.export import run_status, trace_document
 from pipelines.core.registry import CATALOG, InvalidInput, get_spec
-from pipelines.core.runstore import RunStoreError
+from pipelines.core.runstore import RunStore, RunStoreError
 from pipelines.core.session import Session, StepOutcome
 from pipelines.core.settings import PROVIDERS, SettingsError, load_settings
 from pipelines.core.studio import Studio
+from pipelines.core.trace_pdf import build_trace_pdf
 from pipelines.flink_diagnosis import cli as flink_cli
 from pipelines.flink_diagnosis.store import ExceptionStoreError
 
@@ -112,6 +113,38 @@ def cmd_run(args: argparse.Namespace) -> int:
         studio.close()
 
 
+def _write(path: str, data: bytes) -> None:
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    if not (args.pdf or args.json):
+        raise CliError("trace needs --pdf FILE, --json FILE or both")
+    settings = load_settings(data_dir=args.data_dir)
+    if not settings.db_url and not settings.data_path.is_dir():
+        # Opening the stores would create an empty data directory where the user mistyped a path.
+        raise CliError(f"no run with thread id {args.thread_id} (there is no data directory {settings.data_path})")
+    studio = Studio.from_settings(settings)
+    try:
+        info = studio.runs.get_thread(args.thread_id)
+        if info is None:
+            raise CliError(f"no run with thread id {args.thread_id} in {RunStore.engine_label(settings.effective_db_url)}")
+        session = studio.open_session(get_spec(info.pipeline), args.thread_id, settings)
+        if args.json:
+            _write(args.json, json.dumps(trace_document(session), ensure_ascii=False, indent=2).encode("utf-8"))
+        if args.pdf:
+            _write(args.pdf, build_trace_pdf(session))
+        print(json.dumps({"thread_id": session.thread_id, "pipeline": info.pipeline, "status": run_status(session),
+                          "pdf": args.pdf, "json": args.json}, ensure_ascii=False))
+        return 0
+    finally:
+        studio.close()
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="python -m pipelines", description="Stepwise workflows, headless.")
     sub = root.add_subparsers(dest="command", required=True)
@@ -129,6 +162,12 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--trace", help="write the run's trace as JSON to this file")
     run.add_argument("--pdf", help="write the workflow's PDF report to this file (workflows that have one, such as ican)")
     run.set_defaults(func=cmd_run)
+    trace = sub.add_parser("trace", help="write a stored run's trace as a PDF and/or JSON")
+    trace.add_argument("thread_id", metavar="THREAD_ID", help="the run's thread id (printed by `run`)")
+    trace.add_argument("--pdf", help="write the run-trace PDF to this file")
+    trace.add_argument("--json", help="write the run's trace as JSON to this file")
+    trace.add_argument("--data-dir", help="where checkpoints and run records live (default ./data)")
+    trace.set_defaults(func=cmd_trace)
     flink_cli.add_parser(sub)
     return root
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,16 @@ def isolated_env(tmp_path, monkeypatch):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv(SETTINGS_FILE_ENV, str(tmp_path / "settings.json"))
     monkeypatch.setenv("LANGSMITH_TRACING", "false")
+
+
+@pytest.fixture(autouse=True)
+def real_main_module():
+    """Streamlit's script runner (AppTest) puts the page it ran in sys.modules["__main__"] and leaves it there;
+    a worker process started later by multiprocessing's spawn would then run that page as its main module."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None:
+        sys.modules["__main__"] = main
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import streamlit as st
 from dashboard import services
 from pipelines.core.registry import CATALOG
 
-st.title("🪜 Stepwise")
+st.title("Stepwise")
 st.markdown(
     "See inside an LLM workflow. Stepwise drives LangGraph workflows **one super-step at a time**: every state "
     "field as it evolves, loop counters against their limits, per-node timings and model usage, and every "
@@ -29,4 +29,4 @@ for index, entry in enumerate(CATALOG):
             st.page_link(f"app_pages/{entry.id}.py", label=f"Open {entry.title} →", icon="▶️")
             st.caption(f"{counts[entry.id]} run(s) stored")
         else:
-            st.info("Coming: not built yet.", icon="🚧")
+            st.info("Coming: not built yet.", icon=":material/construction:")

@@ -9,7 +9,7 @@ from pipelines.core.settings import (ENV_VARS, PROVIDERS, SettingsError, api_key
                                      langsmith_key_source, save_settings_file)
 from pipelines.core.tracing import tracing_status
 
-st.title("⚙️ Settings")
+st.title("Settings")
 settings = services.current_settings()
 fixed = env_overrides()
 

@@ -82,5 +82,7 @@ def render_checkpoints(session: Session, key_prefix: str, read_only: bool = Fals
             st.dataframe(changes_frame(record), width="stretch", hide_index=True)
     if read_only:
         return False
-    with st.expander(f"Fork from this checkpoint with edited state (step {by_id[chosen].step})"):
+    # Keyed, so it stays open through the reruns of choosing fields and typing.
+    with st.expander(f"Fork from this checkpoint with edited state (step {by_id[chosen].step})",
+                     key=f"{key_prefix}_fork_open", on_change="rerun"):
         return render_fork_editor(session, by_id[chosen], values, key_prefix)

@@ -27,11 +27,28 @@ def styled_evolution(frame: pd.DataFrame):
     return glyphs.style.apply(lambda column: [colour(v) for v in frame[column.name]], axis=0)
 
 
-def render_evolution(matrix: EvolutionMatrix) -> None:
+WINDOW = 40  # steps drawn at once: a wider table is slow to draw and cannot be read anyway
+
+
+def window_of(matrix: EvolutionMatrix, first: int, last: int) -> EvolutionMatrix:
+    """The columns of steps first..last-1 (indexes into the completed steps)."""
+    return EvolutionMatrix(fields=matrix.fields, steps=matrix.steps[first:last],
+                           cells=[row[first:last] for row in matrix.cells])
+
+
+def render_evolution(matrix: EvolutionMatrix, key: str | None = None) -> None:
+    """The matrix; a long run shows its latest steps, and with a `key` a slider chooses which."""
     if not matrix.steps:
         st.info("No step has completed yet.")
         return
-    frame = evolution_frame(matrix)
+    total = len(matrix.steps)
+    first, last = max(0, total - WINDOW), total
+    if total > WINDOW and key is not None:
+        first, last = st.slider("Steps shown", 0, total, (first, last), key=key,
+                                help=f"The run has {total} completed steps; a window of about {WINDOW} reads best")
+    if total > WINDOW:
+        st.caption(f"Steps {first + 1}–{last} of {total} completed steps.")
+    frame = evolution_frame(window_of(matrix, first, last))
     st.dataframe(styled_evolution(frame), width="stretch", height=min(36 * (len(frame) + 1) + 4, 760))
     st.caption(" · ".join(f"{glyph} {kind}" for kind, (glyph, _) in CELL_STYLE.items() if glyph)
                + " — a field is *appended* when a reducer list grew, *set* when it first got a value.")

@@ -13,7 +13,7 @@ from pipelines.core.session import Session
 from pipelines.flink_diagnosis.categories import label
 from pipelines.flink_diagnosis.patterns import headline
 
-PRIORITY_BADGES = {"high": "🔴 high", "medium": "🟠 medium", "low": "🟢 low"}
+PRIORITY_BADGES = {"high": "▲ high", "medium": "■ medium", "low": "▽ low"}
 
 
 def render_diagnosis_card(result: Mapping[str, Any] | None, error: str | None = None) -> None:

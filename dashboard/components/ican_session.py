@@ -98,7 +98,7 @@ def _turns(history: list[dict[str, Any]]) -> None:
 
 def _resume_box(session: Session, values: dict[str, Any]) -> bool:
     if values.get("resume_name") and not values.get("resume_issue"):
-        st.caption(f"📄 Resume attached: {values['resume_name']}")
+        st.caption(f":material/description: Resume attached: {values['resume_name']}")
         return False
     if values.get("resume_issue"):
         st.warning(values["resume_issue"])

@@ -41,7 +41,7 @@ def render_interrupt_form(session: Session, pending: PendingInterrupt, sample: A
     spec = pending.spec
     title = spec.title if spec else "The run is waiting for input"
     with st.container(border=True):
-        st.markdown(f"#### ⏸ {title}")
+        st.markdown(f"#### :material/pause_circle: {title}")
         if pending.value.get("question"):
             st.markdown(f"> {pending.value['question']}")
         context = {k: v for k, v in pending.value.items() if k not in SKIP_KEYS}

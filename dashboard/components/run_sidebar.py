@@ -50,7 +50,7 @@ def render_run_sidebar(spec: PipelineSpec, thread: ThreadInfo | None, node_names
             st.caption("Deterministic offline engine — no network, no key. Change it on the Settings page.")
         threads = services.studio(settings).runs.list_threads(spec.id, limit=100)
         options = [NEW_RUN] + [t.thread_id for t in threads]
-        labels = {t.thread_id: _thread_label(t) for t in threads} | {NEW_RUN: "➕ new run"}
+        labels = {t.thread_id: _thread_label(t) for t in threads} | {NEW_RUN: "+ new run"}
         current = thread.thread_id if thread and thread.thread_id in options else NEW_RUN
         # The URL decides which run is shown. Choosing another run takes a click on Open: a picker that
         # navigated on change was switched to another tab's run when the browser resent its stale position

@@ -15,6 +15,9 @@ from pipelines.core.session import Session, StepOutcome
 
 STATUS_TEXT = {"new": "not started", "ready": "paused between steps", "waiting": "waiting for your answer",
                "completed": "completed", "failed": "failed — Step retries the failed node"}
+STATUS_BADGE = {"completed": ":green[:material/check_circle:]", "waiting": ":orange[:material/pending:]",
+                "failed": ":red[:material/error:]", "ready": ":blue[:material/pause_circle:]",
+                "new": ":gray[:material/radio_button_unchecked:]"}
 # A run that ends this soon is drawn at once, as a plain click would; a longer one is polled as it goes.
 FOREGROUND_WAIT_S = 1.5
 
@@ -44,28 +47,29 @@ def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[
     columns = st.columns([1, 1.5, 1.3, 1, 3.5], vertical_alignment="center")
     changed = False
     try:
-        if columns[0].button("Step ▶", key=f"{key_prefix}_step", disabled=not ready, type="primary",
+        if columns[0].button("Step", key=f"{key_prefix}_step", disabled=not ready, type="primary", icon=":material/play_arrow:",
                              help="Run one super-step (parallel nodes run together)"):
             _report([session.step()])
             changed = True
-        if columns[1].button("Run to interrupt ⏭", key=f"{key_prefix}_run_interrupt", disabled=not ready,
+        if columns[1].button("Run to interrupt", key=f"{key_prefix}_run_interrupt", disabled=not ready,
+                             icon=":material/skip_next:",
                              help="Run until a breakpoint, a question for you, or the end"):
             _run_in_background(runs, session, "interrupt", open_worker_session)
             changed = True
-        if columns[2].button("Run to end ⏩", key=f"{key_prefix}_run_end", disabled=not ready,
+        if columns[2].button("Run to end", key=f"{key_prefix}_run_end", disabled=not ready, icon=":material/fast_forward:",
                              help="Ignore breakpoints; stop only where the workflow needs your answer"):
             _run_in_background(runs, session, "end", open_worker_session)
             changed = True
     except InvalidInput as exc:
         st.session_state[FLASH] = ("error", str(exc))
         changed = True
-    if columns[3].button("Reset ↺", key=f"{key_prefix}_reset", help="Start a new run with the same input"):
+    if columns[3].button("Reset", key=f"{key_prefix}_reset", icon=":material/restart_alt:", help="Start a new run with the same input"):
         on_reset()
         changed = True
     if running:
         columns[4].markdown(":material/progress_activity: **running in the background**")
         return changed
-    badge = {"completed": "🟢", "waiting": "🟠", "failed": "🔴", "ready": "🔵", "new": "⚪"}[status]
+    badge = STATUS_BADGE[status]
     next_nodes = ", ".join(session.next_nodes()) or "—"
     columns[4].markdown(f"{badge} **{STATUS_TEXT[status]}** · next: `{next_nodes}`")
     return changed

@@ -16,6 +16,7 @@ from dashboard.components.iterations import render_iterations
 from dashboard.components.live_run import render_live_run, report_watched_run
 from dashboard.components.metrics_charts import (make_latency_figure, make_timeline_figure, make_usage_figure,
                                                  task_frame)
+from dashboard.components.report_download import render_report_downloads
 from dashboard.components.run_sidebar import render_run_sidebar, start_run
 from dashboard.components.state_panel import render_changes, render_state
 from dashboard.components.step_controls import render_step_controls
@@ -122,7 +123,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     with right:
         for pending in [] if running else session.pending_interrupts():
             if lead_answers and pending.kind in lead_answers:
-                st.info(f"⏸ Waiting for **{pending.spec.title if pending.spec else pending.kind}**: answer above.")
+                st.info(f":material/pause_circle: Waiting for **{pending.spec.title if pending.spec else pending.kind}**: answer above.")
                 continue
             changed = render_interrupt_form(session, pending, _sample_answer(session, records), key) or changed
         for name, counter in session.counters().items():
@@ -150,7 +151,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
             render_changes(records, f"{key}_changes_step")
     with tabs["Evolution"]:
         if tabs["Evolution"].open:
-            render_evolution(evolution_matrix(records, spec.field_order))
+            render_evolution(evolution_matrix(records, spec.field_order), key=f"{key}_evolution_window")
     with tabs["Iterations"]:
         if tabs["Iterations"].open:
             render_iterations(session.counters(), records, f"{key}_counter_chart")
@@ -163,6 +164,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     with tabs["Report"]:
         if tabs["Report"].open:
             st.caption(f"Produced by: {thread.provider}")
+            render_report_downloads(session, key)
             with st.container(border=True):
                 st.markdown(demote_headings(spec.report(session.values())))
 

@@ -28,6 +28,14 @@ class CheckpointStore:
     def kind(self) -> str:
         return self.url.split(":", 1)[0]
 
+    def delete_thread(self, thread_id: str) -> None:
+        """Delete every checkpoint and pending write of a thread, subgraph namespaces included."""
+        try:
+            self.saver.delete_thread(thread_id)
+        except Exception as exc:  # noqa: BLE001 - sqlite3 and psycopg (pool timeouts too) both land here
+            raise CheckpointStoreError(f"cannot delete the checkpoints of thread {thread_id} at "
+                                       f"{redact_url(self.url)}: {exc}") from exc
+
 
 def _sqlite_path(url: str) -> Path:
     path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url[len("sqlite://"):]

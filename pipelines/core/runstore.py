@@ -6,22 +6,39 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import (JSON, Column, bindparam, Float, Integer, MetaData, String, Table, Text, create_engine, delete,
-                        event, insert, select, update)
+from sqlalchemy import (JSON, Column, Double, Integer, MetaData, String, Table, Text, bindparam, create_engine,
+                        delete, event, insert, inspect, select, text, update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from pipelines.core.jsonable import to_jsonable
+from pipelines.core.registry import InvalidInput
 from pipelines.core.sqlerrors import sql_errors_as
 from pipelines.core.sqlite_wal import on_connect
 from pipelines.core.trace import StepRecord, TaskRecord
 
+if TYPE_CHECKING:
+    from pipelines.core.run_summaries import ThreadSummary
+
 
 class RunStoreError(RuntimeError):
     """The run database cannot be reached or written; the message says which and why."""
+
+
+TITLE_MAX_CHARS = 120
+
+
+def clean_title(title: Any) -> str:
+    """A run's title as typed, stripped; empty or longer than TITLE_MAX_CHARS is refused with the reason."""
+    text = str(title or "").strip()
+    if not text:
+        raise InvalidInput("a run's title cannot be empty")
+    if len(text) > TITLE_MAX_CHARS:
+        raise InvalidInput(f"a run's title is at most {TITLE_MAX_CHARS} characters (this one has {len(text)})")
+    return text
 
 
 metadata = MetaData()
@@ -36,8 +53,8 @@ threads = Table(
     Column("status", String(32), nullable=False, default="new"),
     Column("cursor_checkpoint_id", String(64)),
     Column("input", JSON),  # the raw input the run started from, so it can be reset or repeated
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
+    Column("created_at", Double, nullable=False),
+    Column("updated_at", Double, nullable=False),
 )
 
 steps = Table(
@@ -47,8 +64,8 @@ steps = Table(
     Column("thread_id", String(64), nullable=False, index=True),
     Column("step", Integer, nullable=False),
     Column("status", String(32), nullable=False),
-    Column("started_at", Float, nullable=False),
-    Column("duration_ms", Float, nullable=False),
+    Column("started_at", Double, nullable=False),
+    Column("duration_ms", Double, nullable=False),
     Column("parent_checkpoint_id", String(64)),
     Column("checkpoint_id", String(64), index=True),
     Column("changes", JSON, nullable=False),
@@ -65,8 +82,8 @@ tasks = Table(
     Column("node", String(128), nullable=False),
     Column("namespace", String(256), nullable=False, default=""),
     Column("status", String(32), nullable=False),
-    Column("started_at", Float, nullable=False),
-    Column("duration_ms", Float, nullable=False),
+    Column("started_at", Double, nullable=False),
+    Column("duration_ms", Double, nullable=False),
     Column("model_calls", JSON, nullable=False),
     Column("calls", Integer, nullable=False, default=0),
     Column("input_tokens", Integer, nullable=False, default=0),
@@ -105,6 +122,21 @@ class ThreadInfo:
 _guarded = sql_errors_as(RunStoreError, lambda runs: f"the run database {runs.engine_label(runs.url)}")
 
 
+def _widen_mysql_floats(engine: Engine) -> None:
+    """Tables created when these columns were `Float` hold them as MySQL FLOAT, single precision: a Unix time
+    then moves in steps of 128 s, which scrambles the order of runs and their durations. Make them DOUBLE."""
+    from sqlalchemy.dialects.mysql import FLOAT
+
+    inspector = inspect(engine)
+    with engine.begin() as conn:
+        for table in (threads, steps, tasks):
+            stored = {c["name"]: c["type"] for c in inspector.get_columns(table.name)}
+            for column in table.columns:
+                if isinstance(column.type, Double) and isinstance(stored.get(column.name), FLOAT):
+                    null = "NULL" if column.nullable else "NOT NULL"
+                    conn.execute(text(f"ALTER TABLE {table.name} MODIFY {column.name} DOUBLE {null}"))
+
+
 class RunStore:
     """Persistence of threads (one per run) and their step and task records."""
 
@@ -126,6 +158,8 @@ class RunStore:
             except SQLAlchemyError:
                 # Worker processes starting together race to create the tables: the loser checks again.
                 metadata.create_all(self.engine)
+            if self.engine.dialect.name in ("mysql", "mariadb"):
+                _widen_mysql_floats(self.engine)
         except (SQLAlchemyError, OSError) as exc:
             raise RunStoreError(f"cannot open the run database {self.engine_label(url)}: {exc}") from exc
 
@@ -158,7 +192,18 @@ class RunStore:
             return [ThreadInfo(**row) for row in conn.execute(query).mappings()]
 
     @_guarded
+    def thread_summaries(self, pipeline: str | None = None, limit: int = 500, *, status: str | None = None,
+                         search: str | None = None) -> list[ThreadSummary]:
+        """Threads newest first with their step count, duration and last error (see run_summaries)."""
+        from pipelines.core.run_summaries import summarize_threads
+
+        return summarize_threads(self, pipeline, status=status, search=search, limit=limit)
+
+    @_guarded
     def update_thread(self, thread_id: str, **values: Any) -> None:
+        """Update a thread's columns; a new `title` is validated first (InvalidInput), so nothing is lost."""
+        if "title" in values:
+            values["title"] = clean_title(values["title"])
         values["updated_at"] = time.time()
         with self.engine.begin() as conn:
             conn.execute(update(threads).where(threads.c.thread_id == thread_id).values(**values))

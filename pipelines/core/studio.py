@@ -13,7 +13,7 @@ from pipelines.core.jsonable import to_jsonable
 from pipelines.core.checkpoints import CheckpointStore, open_checkpointer
 from pipelines.core.models import ModelGateway
 from pipelines.core.registry import InvalidInput, PipelineSpec
-from pipelines.core.runstore import RunStore
+from pipelines.core.runstore import RunStore, ThreadInfo
 from pipelines.core.session import Session
 from pipelines.core.settings import Settings
 
@@ -83,6 +83,15 @@ class Studio:
         if info.pipeline != spec.id:
             raise InvalidInput(f"thread {thread_id} belongs to {info.pipeline}, not {spec.id}")
         return Session(self, spec, thread_id, settings, breakpoints=breakpoints, gateway=gateway)
+
+    def delete_run(self, thread_id: str) -> ThreadInfo | None:
+        """Delete a run: its checkpoints first, then its thread and step records (so a failure half-way
+        leaves a listed run that can be deleted again, never checkpoints no run points to). Returns the
+        thread that was deleted, or None if there was none."""
+        info = self.runs.get_thread(thread_id)
+        self.checkpoints.delete_thread(thread_id)
+        self.runs.delete_thread(thread_id)
+        return info
 
     def close(self) -> None:
         self.checkpoints.close()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,14 +15,36 @@ from pipelines.core.state_edit import as_state_update, validate_state_edits
 from pipelines.core.trace import StepRecord, TaskRecord, branch_records, diff_values
 
 
+# Histories by (studio, thread, latest checkpoint, head, limit): a new checkpoint anywhere in the thread
+# changes the latest one, so an entry is never stale.
+_HISTORY: OrderedDict[tuple, list[CheckpointInfo]] = OrderedDict()
+_HISTORY_LOCK = threading.Lock()
+_HISTORY_SIZE = 64
+
+
 class TimeTravel:
     """Mixed into Session, whose graph, thread, snapshot and run store it uses."""
 
     def history(self, limit: int | None = None) -> list[CheckpointInfo]:
-        """Every checkpoint of the thread (all branches, newest first), marked when on the current branch."""
+        """Every checkpoint of the thread (all branches, newest first), marked when on the current branch.
+        Read once per state of the thread: a page redrawn while nothing moved reuses it."""
+        head = self.head_checkpoint_id()
+        latest = head if self.cursor is None else self._checkpoint_id(self.graph.get_state(self._config()))
+        key = (id(self.studio), self.thread_id, latest, head, limit)
+        with _HISTORY_LOCK:
+            if key in _HISTORY:
+                _HISTORY.move_to_end(key)
+                return list(_HISTORY[key])
+        infos = self._read_history(head, limit)
+        with _HISTORY_LOCK:
+            _HISTORY[key] = infos
+            while len(_HISTORY) > _HISTORY_SIZE:
+                _HISTORY.popitem(last=False)
+        return list(infos)
+
+    def _read_history(self, head: str | None, limit: int | None) -> list[CheckpointInfo]:
         records = self.studio.runs.load_steps(self.thread_id)
         produced = {r.checkpoint_id: r.nodes for r in records if r.checkpoint_id}
-        head = self.head_checkpoint_id()
         branch = {r.checkpoint_id for r in branch_records(records, head)} | {head}
         infos = []
         for snap in self.graph.get_state_history(self._config(), limit=limit):

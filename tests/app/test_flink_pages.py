@@ -38,7 +38,7 @@ def test_step_an_exception_through_the_graph_and_read_the_diagnosis(page):
     app.session_state[f"{KEY}_tab"] = "Diagnosis"
     app.run()
     assert "#### Checkpoint timeout" in texts(app)
-    assert {m.label: m.value for m in app.metric}["Priority"] == "🔴 high"
+    assert {m.label: m.value for m in app.metric}["Priority"] == "▲ high"
     assert "Knowledge base: new case" in texts(app)
     assert any(b.label == "Download this diagnosis as PDF" for b in app.get("download_button"))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -37,13 +38,12 @@ def chromium_path() -> Path:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory, chromium_path):
-    """`streamlit run dashboard/app.py` on a free port, with its own data directory."""
-    data = tmp_path_factory.mktemp("e2e-data")
+@contextlib.contextmanager
+def streamlit_server(data: Path, **extra_env: str):
+    """`streamlit run dashboard/app.py` on a free port, with its own data directory and settings."""
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "STEPWISE_DATA_DIR": str(data),
-           "STEPWISE_SETTINGS_FILE": str(data / "settings.json")}
+           "STEPWISE_SETTINGS_FILE": str(data / "settings.json"), **extra_env}
     log = open(data / "streamlit.log", "w")
     process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.port", str(port),
                                 "--server.headless", "true"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -57,10 +57,19 @@ def server(tmp_path_factory, chromium_path):
     else:
         process.kill()
         pytest.fail(f"streamlit did not start; see {data / 'streamlit.log'}")
-    yield url
-    process.terminate()
-    process.wait(timeout=20)
-    log.close()
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, chromium_path):
+    """The dashboard on the embedded defaults (offline engine, SQLite, embedded Chroma)."""
+    with streamlit_server(tmp_path_factory.mktemp("e2e-data")) as url:
+        yield url
 
 
 @pytest.fixture

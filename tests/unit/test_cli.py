@@ -95,3 +95,39 @@ def test_invalid_input_and_invalid_answers_are_explained(tmp_path):
     notjson.write_text("{oops")
     out = cli("run", "career_navigator", "--input", str(notjson), "--data-dir", str(tmp_path))
     assert "is not valid JSON (line 1" in out.stderr
+
+
+def test_trace_writes_the_pdf_and_the_json_of_a_stored_run(tmp_path):
+    data = str(tmp_path / "data")
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps(scenario("seed_example")["answers"][:1], ensure_ascii=False), encoding="utf-8")
+    run = cli("run", "career_navigator", "--scenario", "seed_example", "--answers", str(answers), "--data-dir", data)
+    assert run.returncode == 0, run.stderr
+    thread = json.loads(run.stdout)["thread_id"]
+    pdf, trace = tmp_path / "out" / "trace.pdf", tmp_path / "out" / "trace.json"
+    out = cli("trace", thread, "--pdf", str(pdf), "--json", str(trace), "--data-dir", data)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"thread_id": thread, "pipeline": "career_navigator", "status": "interrupted",
+                                      "pdf": str(pdf), "json": str(trace)}
+    doc = json.loads(trace.read_text(encoding="utf-8"))
+    assert doc["thread_id"] == thread and doc["pending_interrupt"]["kind"] == "report_feedback"
+    from pypdf import PdfReader
+    reader = PdfReader(pdf)
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    assert "Run trace · CareerNavigator" in text and thread in text and "waiting for an answer" in text
+    assert all(s["nodes"][0].replace("__input__", "input") in text for s in doc["steps"])
+
+
+def test_trace_of_an_unknown_thread_or_without_an_output_says_why(tmp_path):
+    data = tmp_path / "data"
+    out = cli("trace", "no-such-thread", "--pdf", str(tmp_path / "t.pdf"), "--data-dir", str(data))
+    assert out.returncode == 1 and not (tmp_path / "t.pdf").exists()
+    assert out.stderr.strip().splitlines() == [f"error: no run with thread id no-such-thread (there is no data "
+                                               f"directory {data})"]
+    assert not data.exists()  # a mistyped --data-dir is not created
+    data.mkdir()
+    out = cli("trace", "no-such-thread", "--json", str(tmp_path / "t.json"), "--data-dir", str(data))
+    assert out.returncode == 1 and out.stderr.startswith("error: no run with thread id no-such-thread in sqlite:")
+    out = cli("trace", "no-such-thread", "--data-dir", str(data))
+    assert out.returncode == 1
+    assert out.stderr.strip() == "error: trace needs --pdf FILE, --json FILE or both"

@@ -1,0 +1,33 @@
+"""Metrics across runs: outcomes, loops, node latency, model usage and cost, one run's timeline, satisfaction, Flink."""
+
+import streamlit as st
+
+from dashboard import services
+from dashboard.components.run_metrics_view import render_filters, render_headline, render_tabs
+from pipelines.career_navigator.satisfaction import satisfaction_frame
+from pipelines.core.pricing import DEFAULT_PRICES, PricingError, load_prices
+from pipelines.core.run_metrics import filter_options, load_run_metrics
+
+st.title("Metrics")
+try:
+    prices = load_prices()
+except PricingError as exc:
+    st.warning(f"{exc}. The built-in prices are used instead.")
+    prices = DEFAULT_PRICES
+try:
+    engine = services.studio().runs.engine
+    options = filter_options(engine)
+    if not options.workflows:
+        st.info("No run is stored yet. Start one on a workflow page (or `python -m pipelines run career_navigator "
+                "--scenario seed_example`), and its metrics appear here.", icon=":material/monitoring:")
+        st.stop()
+    st.caption("Across the stored runs of every workflow: filter them in the sidebar.")
+    run_filter = render_filters(options)
+    metrics = load_run_metrics(engine, run_filter, prices)
+    if metrics.threads.empty:
+        st.info("No run matches the filters: choose other workflows, providers or days in the sidebar.")
+        st.stop()
+    render_headline(metrics)
+    render_tabs(metrics, lambda: satisfaction_frame(engine, run_filter), run_filter)
+except services.STORAGE_ERRORS as exc:
+    services.storage_failure(exc)

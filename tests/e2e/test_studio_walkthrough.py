@@ -1,0 +1,155 @@
+"""A real browser walks every workflow page: start, step, answer, run to the end, reload, rewind, fork, trace PDF;
+then the Runs and Metrics pages over those runs. Any Streamlit exception box fails the walk (see settle)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+from pypdf import PdfReader
+
+from tests.e2e.conftest import SHOTS
+from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.unit.ican.conftest import ican_scenario
+
+pytestmark = pytest.mark.browser
+
+
+def sidebar_start(page) -> None:
+    click(page, "Start run")
+
+
+def ican_start(page) -> None:
+    page.get_by_label("The client's first message").fill(ican_scenario("en_lab_to_data")["input"]["raw_input"])
+    click(page, "Start the session")
+
+
+def answer_feedback(page, _turn: int) -> None:
+    page.get_by_text("satisfied", exact=True).first.click()
+    page.get_by_label("Feedback text").fill("Clear enough, thank you")
+    click(page, "Submit answer")
+
+
+def answer_client(page, turn: int) -> None:
+    answers = ican_scenario("en_lab_to_data")["answers"]
+    page.get_by_label("The client's answer", exact=False).fill(answers[min(turn, len(answers) - 1)])
+    click(page, "Send to the guide")
+
+
+@dataclass
+class Walk:
+    pipeline: str
+    title: str
+    start: Callable
+    answer: Callable | None
+    rewind_after: str  # the node whose checkpoint the walk rewinds to and forks from
+    field: str
+    value: object
+
+
+WALKS = [
+    Walk("career_navigator", "CareerNavigator", sidebar_start, answer_feedback, "coordinator", "max_iterations", 5),
+    Walk("flink_diagnosis", "Flink job diagnosis", sidebar_start, None, "retrieve", "retry_count", 2),
+    Walk("ican", "iCan career guidance", ican_start, answer_client, "client_turn", "raw_input", "I love drawing"),
+]
+
+
+def status_text(page) -> str:
+    return page.locator("[data-testid='stMarkdownContainer']").filter(has_text="next:").first.inner_text()
+
+
+def choose(page, box: str, option: str) -> None:
+    """Pick the option containing `option` in the selectbox or multiselect labelled `box`."""
+    page.get_by_role("combobox", name=box).click()
+    page.keyboard.type(option)  # long option lists are virtualised: filter first
+    page.get_by_role("option", name=re.compile(re.escape(option))).first.click()
+    settle(page)
+
+
+def shot(page, walk: Walk, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"studio_{walk.pipeline}_{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("walk", WALKS, ids=[w.pipeline for w in WALKS])
+def test_every_workflow_page_from_start_to_a_forked_branch_and_its_trace_pdf(server, browser_page, tmp_path, walk):
+    page = browser_page
+    page.set_viewport_size({"width": 1500, "height": 2600})  # Streamlit scrolls inside the page: see it all
+    page.goto(f"{server}/{walk.pipeline}")
+    settle(page, 1.5)
+    shot(page, walk, "01_open")
+    walk.start(page)
+    page.wait_for_url(f"**/{walk.pipeline}?thread=*", timeout=30000)
+    thread = page.url.split("thread=")[1]
+    settle(page)
+    if "waiting for your answer" not in status_text(page):
+        click(page, "Step")
+        assert "next:" in status_text(page)
+    turn = 0
+    for _ in range(12):  # run to the end, answering every question on the way
+        status = status_text(page)
+        if "completed" in status:
+            break
+        if "waiting for your answer" in status:
+            walk.answer(page, turn)
+            turn += 1
+            if turn == 1:
+                shot(page, walk, "02_answered")
+        else:
+            click(page, "Run to end")
+    assert "completed" in status_text(page), status_text(page)
+    assert walk.answer is None or turn >= 1
+    shot(page, walk, "03_completed")
+
+    page.reload()  # a reload finds the same run
+    settle(page, 1.5)
+    assert thread in page.url and "completed" in status_text(page)
+
+    page.get_by_role("tab", name="Checkpoints").click()
+    settle(page)
+    choose(page, "Checkpoint", f"after {walk.rewind_after} ·")
+    click(page, "Rewind here")
+    assert page.get_by_text("Rewound to branch 1").first.is_visible()
+    page.get_by_text("Fork from this checkpoint").click()
+    settle(page)
+    choose(page, "Fields to edit", walk.field)
+    page.keyboard.press("Escape")
+    page.get_by_label("New values (JSON)").fill(json.dumps({walk.field: walk.value}))
+    page.get_by_label("New values (JSON)").blur()
+    settle(page)
+    click(page, "Fork with these values")
+    assert page.get_by_text("Forked from step").first.is_visible()
+    shot(page, walk, "04_forked")
+    click(page, "Step")
+    tree = page.locator("[data-testid='stGraphVizChart'] svg").last  # the branch tree, below the workflow graph
+    labels = tree.text_content()
+    assert "branch 2" in labels and "the run stands here" in labels
+
+    page.get_by_role("tab", name="Report").click()
+    settle(page)
+    with page.expect_download() as download:
+        page.get_by_role("button", name=re.compile("Run-trace PDF$")).click()
+    path = tmp_path / f"{walk.pipeline}-trace.pdf"
+    download.value.save_as(path)
+    assert path.read_bytes().startswith(b"%PDF")
+    text = "\n".join(p.extract_text() for p in PdfReader(path).pages)
+    assert walk.title in text and thread in text and "Page 1 of" in text
+    assert f"edit:{walk.rewind_after}" in text  # the fork is on the branch the trace shows
+    shot(page, walk, "05_report")
+
+
+def test_the_runs_and_metrics_pages_over_the_walked_runs(server, browser_page):
+    page = browser_page
+    page.set_viewport_size({"width": 1500, "height": 2600})
+    page.goto(f"{server}/runs")
+    settle(page, 1.5)
+    page.locator("[data-testid='stDataFrame']").first.wait_for()
+    page.screenshot(path=str(SHOTS / "studio_runs.png"), full_page=True)
+    page.goto(f"{server}/metrics")
+    settle(page, 2.0)
+    assert page.locator("[data-testid='stPlotlyChart']").count() >= 2
+    page.screenshot(path=str(SHOTS / "studio_metrics.png"), full_page=True)
+    time.sleep(0.2)

@@ -7,8 +7,10 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard import services
 from dashboard.components.ican_charts import make_riasec_figure, matches_frame, riasec_frame
 from dashboard.components.run_sidebar import start_run
+from dashboard.components.step_controls import run_in_background
 from dashboard.components.workflow_page import demote_headings
 from dashboard.state_keys import FLASH
 from pipelines.core.registry import InvalidInput, PipelineSpec
@@ -65,18 +67,15 @@ def render_start_form(spec: PipelineSpec) -> None:
     st.error(st.session_state.pop(FLASH, ("error", "The session could not start."))[1])
 
 
-def _run_on(session: Session, where) -> None:
-    """Run to the guide's next question or to the end, the progress bar following each step."""
-    bar = where.progress(0.0, text="Working…")
-
-    def follow(_outcome) -> None:
-        progress = int(session.values().get("progress") or 0)
-        bar.progress(progress / 100, text=f"{progress} % — {stage_label(progress)}")
-
-    outcomes = session.run("interrupt", on_step=follow)
-    failed = next((o.error for o in outcomes if o.error), None)
-    st.session_state[FLASH] = ("error", f"A step failed: {failed}") if failed else \
-        ("success", "The guide has answered." if session.status() == "waiting" else "The analysis is complete.")
+def _run_on(session: Session) -> None:
+    """Run to the guide's next question or to the end in a background worker, as Run to interrupt does: a slow
+    model does not freeze the page, and the studio below shows the steps as they land."""
+    runs = services.background_runs()
+    opener = services.worker_session_opener(session.spec, session.thread_id, sorted(session.breakpoints))
+    run = run_in_background(runs, session, "interrupt", opener)
+    if not run.running and not (run.error or any(s.error for s in run.steps)):
+        st.session_state[FLASH] = ("success", "The guide has answered." if run.final_status == "waiting"
+                                   else "The analysis is complete.")
 
 
 def _chat(values: dict[str, Any]) -> None:
@@ -114,7 +113,7 @@ def _resume_box(session: Session, values: dict[str, Any]) -> bool:
             return False
         # Written as if the guide had received it; the client's turn is then asked again, so nothing is lost.
         session.edit_state({"resume_text": text, "resume_name": upload.name, "resume_issue": ""}, as_node="guide_node")
-        session.run("interrupt")
+        _run_on(session)
         st.session_state[FLASH] = ("success", f"Resume {upload.name} attached; the resume parser will read it.")
         return True
 
@@ -129,9 +128,9 @@ def _render_chat(session: Session) -> None:
     values = session.values()
     progress = int(values.get("progress") or 0)
     st.progress(progress / 100, text=f"{progress} % — {stage_label(progress)}")
-    status_area = st.empty()
-    if st.session_state.pop(f"{KEY}_autorun", False) and session.status() == "ready":
-        _run_on(session, status_area)
+    running = services.background_runs().active(session.thread_id) is not None
+    if st.session_state.pop(f"{KEY}_autorun", False) and session.status() == "ready" and not running:
+        _run_on(session)
         st.rerun()
     _chat(values)
     if _resume_box(session, values):
@@ -149,12 +148,12 @@ def _render_chat(session: Session) -> None:
             except InvalidInput as exc:
                 st.error(str(exc))
                 return
-            _run_on(session, status_area)
+            _run_on(session)
             st.rerun()
-    elif session.status() == "ready":
+    elif session.status() == "ready" and not running:
         if st.button("Continue the session", key=f"{KEY}_continue", type="primary",
                      help="Run to the guide's next question, or through the analysis to the report"):
-            _run_on(session, status_area)
+            _run_on(session)
             st.rerun()
 
 

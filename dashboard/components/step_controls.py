@@ -30,8 +30,9 @@ def _report(outcomes: list[StepOutcome]) -> None:
         st.session_state[FLASH] = ("success", f"Ran {len(outcomes)} step(s).")
 
 
-def _run_in_background(runs: BackgroundRuns, session: Session, until: Literal["interrupt", "end"],
-                       open_worker_session: Callable[[], Session]) -> BackgroundRun:
+def run_in_background(runs: BackgroundRuns, session: Session, until: Literal["interrupt", "end"],
+                      open_worker_session: Callable[[], Session]) -> BackgroundRun:
+    """Start the run in a worker and wait a moment: one that ends by then is reported at once."""
     run = runs.start(session.thread_id, until, open_worker_session)
     if run.wait(FOREGROUND_WAIT_S):
         report_finished(run)
@@ -54,11 +55,11 @@ def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[
         if columns[1].button("Run to interrupt", key=f"{key_prefix}_run_interrupt", disabled=not ready,
                              icon=":material/skip_next:",
                              help="Run until a breakpoint, a question for you, or the end"):
-            _run_in_background(runs, session, "interrupt", open_worker_session)
+            run_in_background(runs, session, "interrupt", open_worker_session)
             changed = True
         if columns[2].button("Run to end", key=f"{key_prefix}_run_end", disabled=not ready, icon=":material/fast_forward:",
                              help="Ignore breakpoints; stop only where the workflow needs your answer"):
-            _run_in_background(runs, session, "end", open_worker_session)
+            run_in_background(runs, session, "end", open_worker_session)
             changed = True
     except InvalidInput as exc:
         st.session_state[FLASH] = ("error", str(exc))

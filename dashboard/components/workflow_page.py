@@ -82,7 +82,8 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
     st.caption(f"{spec.summary} — seed `{spec.seed}`")
-    report_watched_run(services.background_runs(), st.query_params.get(THREAD_PARAM))
+    runs = services.background_runs()
+    report_watched_run(runs, st.query_params.get(THREAD_PARAM))
     _flash()
     settings = services.current_settings()
     studio = services.studio(settings)
@@ -109,7 +110,6 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     st.markdown(f"**{thread.title}** · thread `{thread.thread_id}` · {thread.provider}")
     if session.cursor:
         st.info("Rewound: the run stands at an earlier checkpoint. Step to continue on a new branch.")
-    runs = services.background_runs()
     running = runs.active(thread.thread_id) is not None
     if running:
         render_live_run(runs, thread.thread_id, {n: c["limit"] for n, c in session.counters().items()}, key)

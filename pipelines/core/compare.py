@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pipelines.core.jsonable import state_to_jsonable
 from pipelines.core.runstore import ThreadInfo
-from pipelines.core.trace import INPUT_NODE, StepRecord
+from pipelines.core.text import clip
+from pipelines.core.trace import NodeUsage, StepRecord, node_usage
 
 if TYPE_CHECKING:
     from pipelines.core.session import Session
@@ -56,24 +57,6 @@ class CounterRow:
 
 
 @dataclass
-class NodeUsage:
-    """One node of one thread: how often it ran, how long it took, and what it asked of the model."""
-
-    run: Literal["A", "B"]
-    node: str
-    runs: int = 0
-    total_ms: float = 0.0
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    providers: set[str] = field(default_factory=set)
-
-    @property
-    def mean_ms(self) -> float:
-        return self.total_ms / self.runs if self.runs else 0.0
-
-
-@dataclass
 class RunComparison:
     a: RunSide
     b: RunSide
@@ -91,9 +74,7 @@ class RunComparison:
 
 def preview(value: Any, limit: int = PREVIEW_CHARS) -> str:
     """A value on one line, cut to `limit` characters (strings as they are, anything else as JSON)."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str), limit)
 
 
 def _ordered(*groups: Iterable[str]) -> list[str]:
@@ -127,23 +108,6 @@ def compare_counters(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping
         rows.append(CounterRow(name, str(left.get("label") or right.get("label") or name),
                                left.get("value"), left.get("limit"), right.get("value"), right.get("limit")))
     return rows
-
-
-def node_usage(records: Sequence[StepRecord], run: Literal["A", "B"]) -> list[NodeUsage]:
-    """Per node (as the xray graph names it, so a subgraph's node is `parent:child`), in order of first run."""
-    by_node: dict[str, NodeUsage] = {}
-    for record in records:
-        for task in record.tasks:
-            if task.node == INPUT_NODE:
-                continue
-            usage = by_node.setdefault(task.graph_node, NodeUsage(run, task.graph_node))
-            usage.runs += 1
-            usage.total_ms += task.duration_ms
-            usage.calls += len(task.model_calls)
-            usage.input_tokens += task.input_tokens
-            usage.output_tokens += task.output_tokens
-            usage.providers.update(str(c.get("provider") or "?") for c in task.model_calls)
-    return list(by_node.values())
 
 
 def compare_runs(a: RunSide, b: RunSide) -> RunComparison:

@@ -19,7 +19,7 @@ from pipelines.core.pricing import DEFAULT_PRICES, Price, call_cost
 from pipelines.core.registry import Counter, InvalidInput, get_spec
 from pipelines.core.runstore import RunStoreError, steps, tasks, threads
 from pipelines.core.sqlerrors import sql_errors_as
-from pipelines.core.trace import INPUT_NODE, TaskRecord
+from pipelines.core.trace import INPUT_NODE, graph_node_name
 
 THREAD_COLUMNS = ["thread_id", "workflow", "title", "scenario", "provider", "status", "created", "steps",
                   "duration_s", "errors", "iterations", "limits"]
@@ -161,8 +161,7 @@ def task_frame(engine: Engine, run_filter: RunFilter = RunFilter(),
     for r in result:
         calls = list(r["model_calls"] or [])
         model, cost, unpriced = _usage(calls, prices)
-        node = TaskRecord(task_id="", node=r["node"], started_at=0.0, duration_ms=0.0,
-                          namespace=r["namespace"] or "").graph_node
+        node = graph_node_name(r["node"], r["namespace"] or "")
         start = pd.to_datetime(float(r["started_at"]), unit="s")
         duration = float(r["duration_ms"])
         rows.append({"thread_id": r["thread_id"], "workflow": r["pipeline"], "provider": r["provider"] or "",

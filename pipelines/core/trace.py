@@ -14,6 +14,11 @@ StepStatus = Literal["completed", "substep", "interrupted", "failed"]
 INPUT_NODE = "__input__"
 
 
+def graph_node_name(node: str, namespace: str = "") -> str:
+    """A task's node as the xray graph names it: inside a subgraph (a `|`-joined namespace), `parent:child`."""
+    return f"{namespace.split('|')[0].split(':')[0]}:{node}" if namespace else node
+
+
 @dataclass
 class TaskRecord:
     """One executed task (one node run) inside a super-step."""
@@ -30,8 +35,7 @@ class TaskRecord:
 
     @property
     def graph_node(self) -> str:
-        """The node as the xray graph names it: inside a subgraph, `parent:child`."""
-        return f"{self.namespace.split('|')[0].split(':')[0]}:{self.node}" if self.namespace else self.node
+        return graph_node_name(self.node, self.namespace)
 
     @property
     def input_tokens(self) -> int:
@@ -165,6 +169,42 @@ def branch_records(records: Sequence[StepRecord], head_checkpoint_id: str | None
     lineage.add(current)
     return [r for r in records if (r.checkpoint_id in lineage if r.status == "completed"
                                    else r.parent_checkpoint_id in lineage)]
+
+
+@dataclass
+class NodeUsage:
+    """One node of a run: how often it ran, how long it took, and what it asked of the model."""
+
+    node: str
+    run: str = ""  # which run, when several are put side by side
+    runs: int = 0
+    total_ms: float = 0.0
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    providers: set[str] = field(default_factory=set)
+
+    @property
+    def mean_ms(self) -> float:
+        return self.total_ms / self.runs if self.runs else 0.0
+
+
+def node_usage(records: Sequence[StepRecord], run: str = "") -> list[NodeUsage]:
+    """Per node (as the xray graph names it, so a subgraph's node is `parent:child`), in order of first run;
+    the input is not a node."""
+    by_node: dict[str, NodeUsage] = {}
+    for record in records:
+        for task in record.tasks:
+            if task.node == INPUT_NODE:
+                continue
+            usage = by_node.setdefault(task.graph_node, NodeUsage(task.graph_node, run))
+            usage.runs += 1
+            usage.total_ms += task.duration_ms
+            usage.calls += len(task.model_calls)
+            usage.input_tokens += task.input_tokens
+            usage.output_tokens += task.output_tokens
+            usage.providers.update(str(c.get("provider") or "?") for c in task.model_calls)
+    return list(by_node.values())
 
 
 def first_changed_by(steps: Sequence[StepRecord]) -> dict[str, str]:

@@ -13,7 +13,7 @@ from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, Spacer, T
 from pipelines.core.pdf import ACCENT, PdfDocument, markup
 from pipelines.core.pdf_charts import fit, horizontal_bars, number
 from pipelines.core.session import Session
-from pipelines.core.trace import INPUT_NODE, EvolutionMatrix, StepRecord, evolution_matrix
+from pipelines.core.trace import INPUT_NODE, EvolutionMatrix, StepRecord, evolution_matrix, node_usage
 from pipelines.core.trace_charts import CounterSeries, TimelineBar, counter_panels, stacked_bars, timeline
 
 STEPS_PER_TABLE = 18
@@ -72,10 +72,6 @@ def _nodes(record: StepRecord) -> str:
     return ", ".join("input" if n == INPUT_NODE else n for n in record.nodes) or "?"
 
 
-def _tasks(records: Sequence[StepRecord]):
-    return [t for r in records for t in r.tasks if t.node != INPUT_NODE]
-
-
 def _header(doc: PdfDocument, session: Session, records: Sequence[StepRecord], redact) -> None:
     info = session.thread
     status = session.status()
@@ -86,9 +82,9 @@ def _header(doc: PdfDocument, session: Session, records: Sequence[StepRecord], r
     next_nodes = list(session.snapshot().next) if status in ("ready", "waiting", "failed") else []
     kinds = {k: sum(1 for r in records if r.status == k) for k in ("completed", "substep", "interrupted", "failed")}
     detail = ", ".join(f"{n} {k}" for k, n in kinds.items() if n and k != "completed")
-    tasks = _tasks(records)
-    calls = sum(len(t.model_calls) for t in tasks)
-    tokens_in, tokens_out = sum(t.input_tokens for t in tasks), sum(t.output_tokens for t in tasks)
+    usage = node_usage(records)
+    calls = sum(u.calls for u in usage)
+    tokens_in, tokens_out = sum(u.input_tokens for u in usage), sum(u.output_tokens for u in usage)
     doc.key_values([
         ("Workflow", f"{session.spec.title} ({session.spec.id})"),
         ("Provider", (info.provider if info else None) or session.settings.provider_label),
@@ -234,23 +230,18 @@ def _chart(doc: PdfDocument, title: str, drawing: Drawing | None, note: str = ""
 
 def _metrics(doc: PdfDocument, records: Sequence[StepRecord]) -> None:
     _section(doc, "Metrics", 200)
-    tasks = _tasks(records)
-    if not tasks:
+    usage = node_usage(records)
+    if not usage:
         doc.paragraph("No node has run yet.", "muted")
         return
-    by_node: dict[str, list] = {}
-    for task in tasks:
-        by_node.setdefault(task.graph_node, []).append(task)
-    nodes = list(by_node)
-    means = [sum(t.duration_ms for t in by_node[n]) / len(by_node[n]) for n in nodes]
+    nodes = [u.node for u in usage]
     _chart(doc, "Mean latency per node (ms)", horizontal_bars(
-        [f"{n} ({len(by_node[n])}×)" for n in nodes], [round(m, 1 if m < 100 else 0) for m in means], None,
-        _inner(doc)), note="The number of runs of each node is in brackets.")
-    calls = [sum(len(t.model_calls) for t in by_node[n]) for n in nodes]
+        [f"{u.node} ({u.runs}×)" for u in usage], [round(u.mean_ms, 1 if u.mean_ms < 100 else 0) for u in usage],
+        None, _inner(doc)), note="The number of runs of each node is in brackets.")
+    calls = [u.calls for u in usage]
     _chart(doc, "Model calls per node", horizontal_bars(nodes, calls, None, _inner(doc)) if any(calls) else None,
            empty="No node called a model.")
-    tokens = {"input tokens": [sum(t.input_tokens for t in by_node[n]) for n in nodes],
-              "output tokens": [sum(t.output_tokens for t in by_node[n]) for n in nodes]}
+    tokens = {"input tokens": [u.input_tokens for u in usage], "output tokens": [u.output_tokens for u in usage]}
     _chart(doc, "Tokens per node", stacked_bars(nodes, tokens, _inner(doc))
            if any(map(any, tokens.values())) else None, empty="No tokens were reported (the offline engine counts none).")
     _timeline(doc, records, nodes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.state_keys import SETTINGS_OVERRIDES
+from pipelines.core.markup import escape_markdown
 from pipelines.core.checkpoints import CheckpointStoreError
 from pipelines.core.knowledge import KnowledgeStoreError
 from pipelines.core.registry import PipelineSpec
@@ -38,7 +39,7 @@ STORAGE_ERRORS = (RunStoreError, CheckpointStoreError, ExceptionStoreError, Know
 
 def storage_failure(exc: Exception) -> None:
     """Say which store is unreachable and stop the page; nothing half-done is written."""
-    st.error(f"Stepwise cannot reach its storage: {exc}")
+    st.error(escape_markdown(f"Stepwise cannot reach its storage: {exc}"))
     st.caption("Check the data directory, or the database and Chroma URLs on the Settings page "
                "(STEPWISE_CHECKPOINT_URL, STEPWISE_DB_URL, STEPWISE_CHROMA_URL). Runs already stored are not lost.")
     st.stop()

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard import services
+from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import CATALOG
 
 st.title("Stepwise")
@@ -12,7 +13,7 @@ st.markdown(
     "checkpoint kept so a run can be rewound and continued. It works offline with no API key; a real model is "
     "a setting.")
 settings = services.current_settings()
-st.caption(f"Provider: `{settings.provider_label}` · data directory: `{settings.data_path.resolve()}`")
+st.caption(escape_markdown(f"Provider: {settings.provider_label} · data directory: {settings.data_path.resolve()}"))
 
 try:
     runs = services.studio(settings).runs
@@ -23,7 +24,7 @@ columns = st.columns(3)
 for index, entry in enumerate(CATALOG):
     with columns[index % 3].container(border=True):
         st.subheader(entry.title)
-        st.caption(f"For {entry.audience.lower()} · seed `{entry.seed}`")
+        st.caption(f"For {entry.audience}")
         st.write(entry.summary)
         if entry.module:
             st.page_link(f"app_pages/{entry.id}.py", label=f"Open {entry.title} →", icon="▶️")

@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard import services
 from dashboard.components.run_metrics_view import render_filters, render_headline, render_tabs
+from pipelines.core.markup import escape_markdown
 from pipelines.career_navigator.satisfaction import satisfaction_frame
 from pipelines.core.pricing import DEFAULT_PRICES, PricingError, load_prices
 from pipelines.core.run_metrics import filter_options, load_run_metrics
@@ -12,7 +13,7 @@ st.title("Metrics")
 try:
     prices = load_prices()
 except PricingError as exc:
-    st.warning(f"{exc}. The built-in prices are used instead.")
+    st.warning(escape_markdown(f"{exc}. The built-in prices are used instead."))
     prices = DEFAULT_PRICES
 try:
     engine = services.studio().runs.engine

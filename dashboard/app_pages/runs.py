@@ -4,10 +4,10 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from dashboard import services
+from dashboard.components.flash import show_flash
 from dashboard.components.run_actions import render_run_actions, workflow_page_path
 from dashboard.components.run_compare import render_run_compare
 from dashboard.components.run_table import render_run_filters, render_run_table, runs_frame
-from dashboard.state_keys import FLASH
 from pipelines.core.registry import CATALOG
 
 LIMIT = 500  # newest runs listed; the filters reach older ones
@@ -15,9 +15,7 @@ LIMIT = 500  # newest runs listed; the filters reach older ones
 st.title("Runs")
 st.caption("Every run of every workflow, newest first. Select a row to reopen, rename or delete it; the Compare "
            "tab puts two runs side by side.")
-message = st.session_state.pop(FLASH, None)
-if message:
-    getattr(st, message[0])(message[1])
+show_flash()
 
 try:
     studio = services.studio()

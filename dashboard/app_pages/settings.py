@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard import services
 from dashboard.state_keys import SETTINGS_OVERRIDES
+from pipelines.core.markup import escape_markdown
 from pipelines.core.models import ModelCallError, ModelGateway
 from pipelines.core.settings import (ENV_VARS, PROVIDERS, SettingsError, api_key_source, env_overrides,
                                      langsmith_key_source, save_settings_file)
@@ -102,13 +103,13 @@ if apply or save:
     except SettingsError as exc:
         # The choices that worked before stay in force; the form still shows what was typed.
         st.session_state[SETTINGS_OVERRIDES] = previous or {}
-        st.error(str(exc))
+        st.error(escape_markdown(str(exc)))
     else:
         if save:
             path = save_settings_file(settings)
-            st.success(f"Saved to {path}. No key was written.")
+            st.success(escape_markdown(f"Saved to {path}. No key was written."))
         else:
-            st.success(f"Applied: {settings.provider_label}.")
+            st.success(escape_markdown(f"Applied: {settings.provider_label}."))
 
 st.caption(f":material/monitoring: LangSmith tracing: {tracing_status(settings)}")
 
@@ -117,11 +118,11 @@ if st.button("Test connection", key="settings_test"):
     try:
         seconds, answer = ModelGateway(services.current_settings()).ping()
     except (ModelCallError, SettingsError) as exc:
-        st.error(f"Connection failed: {exc}")
+        st.error(escape_markdown(f"Connection failed: {exc}"))
     except Exception as exc:  # noqa: BLE001 - a provider client that cannot even be built is a failed connection
-        st.error(f"Connection failed: {type(exc).__name__}: {exc}")
+        st.error(escape_markdown(f"Connection failed: {type(exc).__name__}: {exc}"))
     else:
-        st.success(f"{settings.provider_label} answered in {seconds:.2f} s: {answer!r}")
+        st.success(escape_markdown(f"{settings.provider_label} answered in {seconds:.2f} s: {answer!r}"))
 
 st.subheader("Where things are")
 st.json({k: v for k, v in settings.to_public().items()} | {

@@ -58,6 +58,6 @@ def render_branches(session: Session, branches: Sequence[Branch], head: str | No
         except InvalidInput as exc:
             st.session_state[FLASH] = ("error", str(exc))
         else:
-            st.session_state[FLASH] = ("info", f"Now on {labels[chosen]}. Step to continue it.")
+            st.session_state[FLASH] = ("success", f"Now on {labels[chosen]}.")
         return True
     return False

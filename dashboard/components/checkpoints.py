@@ -66,7 +66,7 @@ def render_checkpoints(session: Session, key_prefix: str, read_only: bool = Fals
         except InvalidInput as exc:
             st.session_state[FLASH] = ("error", str(exc))
             return True
-        st.session_state[FLASH] = ("info", f"Rewound to {labels[chosen]}. Step to continue from here.")
+        st.session_state[FLASH] = ("success", f"Rewound to {labels[chosen]}.")
         return True
     values = session.state_at(chosen)
     then, step = st.columns(2, gap="medium")

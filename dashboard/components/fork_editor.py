@@ -10,6 +10,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard.state_keys import FLASH
+from pipelines.core.markup import escape_markdown
 from pipelines.core.jsonable import state_to_jsonable
 from pipelines.core.outcomes import CheckpointInfo
 from pipelines.core.registry import InvalidInput
@@ -56,7 +57,7 @@ def render_fork_editor(session: Session, info: CheckpointInfo, values: Mapping[s
     try:
         outcome = session.fork(info.checkpoint_id, parse_state_edits(text), as_node=as_node)
     except InvalidInput as exc:
-        st.error(f"Not forked: {exc}. The run is unchanged.")
+        st.error(escape_markdown(f"Not forked: {exc}. The run is unchanged."))
         return False
     changed = ", ".join(f"{k} ({v})" for k, v in outcome.record.changes.items()) or "no field changed"
     st.session_state[FLASH] = ("success", f"Forked from step {info.step} as {as_node}: {changed}. "

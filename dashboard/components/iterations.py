@@ -8,7 +8,22 @@ from typing import Any
 import streamlit as st
 
 from dashboard.components.metrics_charts import counter_frame, make_counter_figure
+from pipelines.core.markup import escape_markdown
 from pipelines.core.trace import StepRecord
+
+
+def render_counter_bar(name: str, counter: Mapping[str, Any], *, explain_limit: bool = False) -> None:
+    """One counter against its limit; a value that is no count within its limit is said, not drawn."""
+    limit, value = counter.get("limit"), int(counter.get("value") or 0)
+    text = f"**{escape_markdown(counter['label'])}** (`{name}`): {value} / {limit if limit else '∞'}"
+    if counter.get("problem"):
+        st.warning(f"{counter['label']}: {counter['problem']}. The bar cannot show it.", icon=":material/report:")
+    elif limit:
+        st.progress(max(0.0, min(1.0, value / limit)), text=text)
+        if explain_limit and value >= limit:
+            st.caption(f"`{name}` reached its limit: the workflow moves on instead of looping again.")
+    else:
+        st.markdown(text)
 
 
 def render_iterations(counters: Mapping[str, Mapping[str, Any]], records: Sequence[StepRecord], key: str) -> None:
@@ -16,14 +31,6 @@ def render_iterations(counters: Mapping[str, Mapping[str, Any]], records: Sequen
         st.info("This workflow declares no loop counters.")
         return
     for name, counter in counters.items():
-        limit = counter.get("limit")
-        value = int(counter.get("value") or 0)
-        text = f"**{counter['label']}** (`{name}`): {value} / {limit if limit else '∞'}"
-        if limit:
-            st.progress(min(1.0, value / limit), text=text)
-            if value >= limit:
-                st.caption(f"`{name}` reached its limit: the workflow moves on instead of looping again.")
-        else:
-            st.markdown(text)
+        render_counter_bar(name, counter, explain_limit=True)
     limits = {name: c.get("limit") for name, c in counters.items()}
     st.plotly_chart(make_counter_figure(counter_frame(records, limits)), key=key, width="stretch")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from dashboard.services import STORAGE_ERRORS
+from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import InvalidInput
 from pipelines.core.session import Session
 from pipelines.core.trace_pdf import build_trace_pdf
@@ -90,5 +91,5 @@ def render_report_downloads(session: Session, key_prefix: str) -> None:
     for name, label, *_ in downloads:
         build = builds[name]
         if build.error and not build.error_shown:
-            st.error(f"The {label} could not be built: {build.error}", icon=":material/error:")
+            st.error(escape_markdown(f"The {label} could not be built: {build.error}"), icon=":material/error:")
             build.error_shown = True

@@ -8,6 +8,7 @@ from streamlit.errors import StreamlitAPIException
 from dashboard import services
 from dashboard.components.run_table import format_duration, workflow_title
 from dashboard.state_keys import FLASH, THREAD_PARAM
+from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import CATALOG, InvalidInput
 from pipelines.core.run_summaries import ThreadSummary
 from pipelines.core.runstore import TITLE_MAX_CHARS
@@ -24,13 +25,13 @@ def workflow_page_path(pipeline: str) -> str:
 
 def render_run_actions(summary: ThreadSummary, studio: Studio) -> None:
     """Reopen, rename and delete for one run; a change shows a message on the rerun it triggers."""
-    title = summary.title or summary.thread_id[:8]
+    title = escape_markdown(summary.title or summary.thread_id[:8])
     with st.container(border=True):
         st.markdown(f"**{title}** · {workflow_title(summary.pipeline)} · thread `{summary.thread_id}`")
         st.caption(f"{summary.status} · {summary.steps} step(s) · {format_duration(summary.duration_ms)} · "
-                   f"{summary.provider or 'provider unknown'}")
+                   f"{escape_markdown(summary.provider or 'provider unknown')}")
         if summary.last_error:
-            st.caption(f":material/error: Last error: {summary.last_error}")
+            st.caption(f":material/error: Last error: {escape_markdown(summary.last_error)}")
         reopen, rename, delete = st.columns([1, 3, 1], vertical_alignment="bottom")
         with reopen:
             _reopen_button(summary)
@@ -74,7 +75,7 @@ def _rename_form(summary: ThreadSummary, studio: Studio) -> None:
         try:
             studio.runs.update_thread(summary.thread_id, title=text)
         except InvalidInput as exc:
-            st.error(f"Not renamed: {exc}.")
+            st.error(escape_markdown(f"Not renamed: {exc}."))
             return
         st.session_state[FLASH] = ("success", f"Renamed “{summary.title or summary.thread_id[:8]}” to "
                                               f"“{text.strip()}”.")
@@ -82,7 +83,7 @@ def _rename_form(summary: ThreadSummary, studio: Studio) -> None:
 
 
 def _confirm_delete(summary: ThreadSummary, studio: Studio) -> None:
-    title = summary.title or summary.thread_id[:8]
+    title = escape_markdown(summary.title or summary.thread_id[:8])
     st.warning(f"Delete **{title}** ({workflow_title(summary.pipeline)}, thread `{summary.thread_id}`)? "
                f"Its {summary.steps} step record(s) and every checkpoint go too; this cannot be undone.",
                icon=":material/warning:")

@@ -14,6 +14,7 @@ from dashboard import services
 from dashboard.components.evolution import render_evolution
 from dashboard.components.metrics_charts import empty_figure
 from dashboard.components.run_table import format_duration, run_label, workflow_title
+from pipelines.core.markup import escape_markdown
 from pipelines.core.compare import FIELD_KIND_LABELS, RunComparison, RunSide, compare_runs
 from pipelines.core.registry import InvalidInput, get_spec
 from pipelines.core.run_summaries import ThreadSummary
@@ -113,7 +114,7 @@ def _side(summary: ThreadSummary) -> RunSide | None:
     try:
         session = services.open_session(get_spec(summary.pipeline), summary.thread_id)
     except InvalidInput as exc:
-        st.error(f"Run {summary.thread_id[:8]} cannot be opened: {exc}.")
+        st.error(escape_markdown(f"Run {summary.thread_id[:8]} cannot be opened: {exc}."))
         return None
     return RunSide.from_session(session)
 
@@ -147,7 +148,7 @@ def render_run_compare(summaries: Sequence[ThreadSummary]) -> None:
     st.subheader("Field evolution")
     for column, side, name in zip(st.columns(2), (a, b), "AB"):
         with column:
-            st.markdown(f"**{name}** · {side.thread.title or side.thread.thread_id[:8]}")
+            st.markdown(f"**{name}** · {escape_markdown(side.thread.title or side.thread.thread_id[:8])}")
             render_evolution(evolution_matrix(side.records, side.field_order))
     st.subheader("Counters")
     counters = counters_frame(comparison)
@@ -161,9 +162,9 @@ def render_run_compare(summaries: Sequence[ThreadSummary]) -> None:
 def _render_headers(comparison: RunComparison, summaries: tuple[ThreadSummary, ThreadSummary]) -> None:
     for column, summary, name in zip(st.columns(2), summaries, "AB"):
         with column.container(border=True):
-            st.markdown(f"**{name} · {summary.title or summary.thread_id[:8]}** — {workflow_title(summary.pipeline)}")
+            st.markdown(f"**{name} · {escape_markdown(summary.title or summary.thread_id[:8])}** — {workflow_title(summary.pipeline)}")
             st.caption(f"{summary.status} · {summary.steps} step(s) · {format_duration(summary.duration_ms)} · "
-                       f"{summary.provider or 'provider unknown'} · thread `{summary.thread_id}`")
+                       f"{escape_markdown(summary.provider or 'provider unknown')} · thread `{summary.thread_id}`")
     if not comparison.same_workflow:
         st.info("These runs belong to different workflows: most fields are only in one of them.")
 

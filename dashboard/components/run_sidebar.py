@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboard import services
 from dashboard.state_keys import FLASH, THREAD_PARAM, page_key
+from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import InvalidInput, PipelineSpec
 from pipelines.core.runstore import ThreadInfo
 
@@ -45,7 +46,7 @@ def render_run_sidebar(spec: PipelineSpec, thread: ThreadInfo | None, node_names
     """Draw the sidebar; returns the breakpoints chosen. May rerun the page when the run changes."""
     settings = services.current_settings()
     with st.sidebar:
-        st.markdown(f"**Provider:** `{settings.provider_label}`")
+        st.markdown(f"**Provider:** {escape_markdown(settings.provider_label)}")
         if settings.provider == "offline":
             st.caption("Deterministic offline engine — no network, no key. Change it on the Settings page.")
         threads = services.studio(settings).runs.list_threads(spec.id, limit=100)
@@ -79,12 +80,12 @@ def render_run_sidebar(spec: PipelineSpec, thread: ThreadInfo | None, node_names
                 try:
                     raw = json.loads(text)
                 except json.JSONDecodeError as exc:
-                    st.error(f"The input is not valid JSON (line {exc.lineno}: {exc.msg}).")
+                    st.error(escape_markdown(f"The input is not valid JSON (line {exc.lineno}: {exc.msg})."))
                 else:
                     if not isinstance(raw, dict):
                         st.error("The input must be a JSON object.")
                     elif start_run(spec, raw, name):
                         st.rerun()
                     else:
-                        st.error(st.session_state.pop(FLASH)[1])
+                        st.error(escape_markdown(st.session_state.pop(FLASH)[1]))
     return breakpoints

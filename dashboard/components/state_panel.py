@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from pipelines.core.markup import escape_markdown
 from pipelines.core.jsonable import state_to_jsonable
 from pipelines.core.trace import StepRecord
 
@@ -73,7 +74,7 @@ def render_changes(records: Sequence[StepRecord], key: str) -> None:
     cols[2].metric("Duration", f"{record.duration_ms:.1f} ms")
     cols[3].metric("Fields changed", len(record.changes))
     if record.error:
-        st.error(record.error)
+        st.error(escape_markdown(record.error))
     if record.status == "interrupted":
         st.warning("This step paused at an interrupt(); the node runs again when it is answered.")
     if record.changes:

@@ -10,9 +10,11 @@ import streamlit as st
 from dashboard import services
 from dashboard.components.checkpoints import render_checkpoints
 from dashboard.components.evolution import render_evolution
+from dashboard.components.flash import show_flash
 from dashboard.components.graph_view import GraphHighlights, counter_labels, graph_shape, render_graph
-from dashboard.components.interrupt_forms import render_interrupt_form
-from dashboard.components.iterations import render_iterations
+from dashboard.components.interrupt_forms import (apply_submitted_answer, render_interrupt_form,
+                                                   render_unapplied_answer)
+from dashboard.components.iterations import render_counter_bar, render_iterations
 from dashboard.components.live_run import render_live_run, report_watched_run
 from dashboard.components.metrics_charts import (make_latency_figure, make_timeline_figure, make_usage_figure,
                                                  task_frame)
@@ -20,7 +22,9 @@ from dashboard.components.report_download import render_report_downloads
 from dashboard.components.run_sidebar import render_run_sidebar, start_run
 from dashboard.components.state_panel import render_changes, render_state
 from dashboard.components.step_controls import render_step_controls
-from dashboard.state_keys import FLASH, THREAD_PARAM
+from dashboard.components.view_guard import guarded
+from dashboard.state_keys import THREAD_PARAM
+from pipelines.core.markup import escape_markdown, sanitize_markdown
 from pipelines.core.registry import InvalidInput, PipelineSpec
 from pipelines.core.session import Session
 from pipelines.core.trace import evolution_matrix
@@ -31,12 +35,6 @@ TABS = ["State", "Changes", "Evolution", "Iterations", "Metrics", "Checkpoints",
 def demote_headings(markdown: str, levels: int = 2) -> str:
     """Report headings one or two levels down, so a report inside a tab does not outshout the page."""
     return re.sub(r"^(#{1,6}) ", lambda m: "#" * min(6, len(m.group(1)) + levels) + " ", markdown, flags=re.M)
-
-
-def _flash() -> None:
-    message = st.session_state.pop(FLASH, None)
-    if message:
-        getattr(st, message[0])(message[1])
 
 
 def _highlights(session: Session, records, breakpoints: list[str]) -> GraphHighlights:
@@ -81,10 +79,10 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
             lead_answers: set[str]) -> None:
     key = spec.id  # prefix of every widget key on this page
     st.title(spec.title)
-    st.caption(f"{spec.summary} — seed `{spec.seed}`")
+    render_about(spec)
     runs = services.background_runs()
     report_watched_run(runs, st.query_params.get(THREAD_PARAM))
-    _flash()
+    show_flash()
     settings = services.current_settings()
     studio = services.studio(settings)
     compiled = studio.compiled(spec)
@@ -96,7 +94,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     breakpoints = render_run_sidebar(spec, thread, node_names)
     if thread is None:
         if thread_id:
-            st.warning(f"No {spec.title} run with id {thread_id}; pick one in the sidebar or start a new one.")
+            st.warning(f"No {spec.title} run with id {escape_markdown(thread_id)}; pick one in the sidebar or start a new one.")
         st.info("Choose a scenario under **New run** in the sidebar (edit its input if you like) and press "
                 "**Start run**. Then step through the graph one super-step at a time.")
         left, right = st.columns([3, 2])
@@ -107,9 +105,10 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
         return
 
     session = services.open_session(spec, thread.thread_id, breakpoints)
-    st.markdown(f"**{thread.title}** · thread `{thread.thread_id}` · {thread.provider}")
+    st.markdown(f"**{escape_markdown(thread.title)}** · thread `{thread.thread_id}` · "
+                f"{escape_markdown(thread.provider)}")
     if session.cursor:
-        st.info("Rewound: the run stands at an earlier checkpoint. Step to continue on a new branch.")
+        st.info(rewound_message(session.status()), icon=":material/history:")
     running = runs.active(thread.thread_id) is not None
     if running:
         render_live_run(runs, thread.thread_id, {n: c["limit"] for n, c in session.counters().items()}, key)
@@ -121,52 +120,71 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
                                        spec, thread.thread_id, breakpoints))
     left, right = st.columns([3, 2], gap="medium")
     with right:
-        for pending in [] if running else session.pending_interrupts():
+        changed = apply_submitted_answer(session, key, running) or changed
+        open_kinds = set()
+        for pending in [] if running or changed else session.pending_interrupts():
             if lead_answers and pending.kind in lead_answers:
                 st.info(f":material/pause_circle: Waiting for **{pending.spec.title if pending.spec else pending.kind}**: answer above.")
                 continue
-            changed = render_interrupt_form(session, pending, _sample_answer(session, records), key) or changed
+            open_kinds.add(pending.kind)
+            with guarded("The answer form"):
+                render_interrupt_form(session, pending, _sample_answer(session, records), key)
+        render_unapplied_answer(key, open_kinds)
         for name, counter in session.counters().items():
-            limit = counter["limit"]
-            st.progress(min(1.0, counter["value"] / limit) if limit else 0.0,
-                        text=f"{counter['label']} (`{name}`): {counter['value']} / {limit or '∞'}")
+            render_counter_bar(name, counter)
         if session.status() == "completed":
             st.success(spec.done_message)
     if changed:
         st.rerun()
-    render_graph(left, compiled, _highlights(session, records, breakpoints))
+    with guarded("The graph"):
+        render_graph(left, compiled, _highlights(session, records, breakpoints))
 
     # A keyed, state-tracking tab bar: the chosen tab survives reruns, and only the open tab is computed.
     names = [*extra_tabs, *TABS]
     tabs = dict(zip(names, st.tabs(names, key=f"{key}_tab", on_change="rerun")))
-    for name, renderer in extra_tabs.items():
+    renderers: dict[str, Callable[[], object]] = {name: (lambda r=renderer: r(session))
+                                                   for name, renderer in extra_tabs.items()}
+    renderers |= {
+        "State": lambda: render_state(session.values(), spec.field_order, f"{key}_state_field"),
+        "Changes": lambda: render_changes(records, f"{key}_changes_step"),
+        "Evolution": lambda: render_evolution(evolution_matrix(records, spec.field_order),
+                                              key=f"{key}_evolution_window"),
+        "Iterations": lambda: render_iterations(session.counters(), records, f"{key}_counter_chart"),
+        "Metrics": lambda: _render_metrics(records, key),
+        "Checkpoints": lambda: render_checkpoints(session, key, read_only=running),
+        "Report": lambda: _render_report(session, thread.provider, key),
+    }
+    for name, render in renderers.items():
         with tabs[name]:
             if tabs[name].open:
-                renderer(session)
-    with tabs["State"]:
-        if tabs["State"].open:
-            render_state(session.values(), spec.field_order, f"{key}_state_field")
-    with tabs["Changes"]:
-        if tabs["Changes"].open:
-            render_changes(records, f"{key}_changes_step")
-    with tabs["Evolution"]:
-        if tabs["Evolution"].open:
-            render_evolution(evolution_matrix(records, spec.field_order), key=f"{key}_evolution_window")
-    with tabs["Iterations"]:
-        if tabs["Iterations"].open:
-            render_iterations(session.counters(), records, f"{key}_counter_chart")
-    with tabs["Metrics"]:
-        if tabs["Metrics"].open:
-            _render_metrics(records, key)
-    with tabs["Checkpoints"]:
-        if tabs["Checkpoints"].open and render_checkpoints(session, key, read_only=running):
-            st.rerun()
-    with tabs["Report"]:
-        if tabs["Report"].open:
-            st.caption(f"Produced by: {thread.provider}")
-            render_report_downloads(session, key)
-            with st.container(border=True):
-                st.markdown(demote_headings(spec.report(session.values())))
+                with guarded(f"The {name} tab"):
+                    moved = render()
+                if name == "Checkpoints" and moved:
+                    st.rerun()
+
+
+def rewound_message(status: str) -> str:
+    """Where a rewound run stands, and the one thing that moves it on from there."""
+    then = {"waiting": "It waits for an answer there: answer the question to continue on a new branch.",
+            "completed": "That checkpoint is the end of its branch: rewind to an earlier one to go another way.",
+            "failed": "A step failed there: Step retries it on a new branch."}
+    return ("Rewound: the run stands at an earlier checkpoint. "
+            + then.get(status, "Step to continue from it on a new branch; the later steps stay on their branch."))
+
+
+def render_about(spec: PipelineSpec) -> None:
+    """What the workflow does, with its seed for those who want the source, out of the way of the work."""
+    with st.expander("About this workflow", icon=":material/info:"):
+        st.write(spec.summary)
+        st.caption(f"Specified by seed `{spec.seed}`; the Evolution tab follows its state field by field.")
+
+
+def _render_report(session: Session, provider: str, key: str) -> None:
+    st.caption(f"Produced by: {escape_markdown(provider)}")
+    render_report_downloads(session, key)
+    with st.container(border=True):
+        # Reports escape what they quote; the sanitiser also keeps a model's own links and images out.
+        st.markdown(demote_headings(sanitize_markdown(session.spec.report(session.values()))))
 
 
 def _render_metrics(records, key: str) -> None:

@@ -16,6 +16,7 @@ from pipelines.career_navigator.schemas import FeedbackAnswer, RunInput
 from pipelines.career_navigator.state import CareerContext, WorkflowStage
 from pipelines.core.registry import Counter, InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.session import format_validation_error
+from pipelines.core.state_edit import input_field_rules
 
 MESSAGE_TYPES = {"human": HumanMessage, "ai": AIMessage, "system": SystemMessage}
 
@@ -71,6 +72,7 @@ SPEC = PipelineSpec(
         InterruptSpec(PLAN_CONFIRMATION, "Confirm the final plan", FeedbackAnswer,
                       "Satisfied completes the session; anything else revises the goals and the schedule."),
     ),
+    field_rules=input_field_rules(RunInput, "session_id", "user_profile", "max_iterations"),
     field_order=("session_id", "current_stage", "user_profile", "messages", "planning_strategy", "agent_tasks",
                  "self_insight_result", "industry_research_result", "career_analysis_result", "agent_outputs",
                  "integrated_report", "user_feedback_history", "current_satisfaction", "career_goals", "final_plan",

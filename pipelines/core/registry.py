@@ -23,6 +23,10 @@ class InvalidInput(ValueError):
     """A run input or a resume value does not match its schema; the message lists what is wrong."""
 
 
+class StaleAnswer(InvalidInput):
+    """An answer to a question the run no longer asks: another tab (or a worker) answered it first."""
+
+
 @dataclass
 class RuntimeDeps:
     """What a workflow's nodes may need at run time; each workflow builds its own Context from it."""
@@ -42,12 +46,27 @@ class Counter:
     loop_edge: tuple[str, str] | None = None
 
     def value(self, state: Mapping[str, Any]) -> int:
-        return int(state.get(self.field) or 0)
+        """The count, or 0 when the state holds no whole number there (`problem` says what it holds)."""
+        value = state.get(self.field) or 0
+        return int(value) if _countable(value) else 0
 
     def limit_for(self, state: Mapping[str, Any]) -> int | None:
-        if self.limit_field and state.get(self.limit_field) is not None:
-            return int(state[self.limit_field])
-        return self.limit
+        limit = state.get(self.limit_field) if self.limit_field else None
+        return int(limit) if limit is not None and _countable(limit) and limit >= 1 else self.limit
+
+    def problem(self, state: Mapping[str, Any]) -> str | None:
+        """Why the state's value cannot be shown against the limit (an edit or an old run put it there)."""
+        raw, limit = state.get(self.field) or 0, self.limit_for(state)
+        if not _countable(raw) or raw < 0:
+            return f"`{self.field}` holds {json.dumps(raw, default=str)[:40]}, not a count from 0"
+        if limit is not None and raw > limit:
+            return f"`{self.field}` is {int(raw)}, over its limit of {limit}"
+        return None
+
+
+def _countable(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value and \
+        abs(value) != float("inf")
 
 
 @dataclass(frozen=True)
@@ -82,9 +101,14 @@ class PipelineSpec:
     counters: tuple[Counter, ...] = ()
     interrupts: tuple[InterruptSpec, ...] = ()
     field_order: tuple[str, ...] = ()
+    # Rules a state edit must meet beyond the field's type: field → a type pydantic validates (the run input's
+    # own bounds, through state_edit.input_field_rules), so a fork accepts no value the start form refuses.
+    field_rules: Mapping[str, Any] = field(default_factory=dict)
     done_message: str = "The run is complete: the Report tab has its result."
     # The workflow's domain report as a PDF, from the run's state (None when it has none).
     pdf: Callable[[Mapping[str, Any]], bytes] | None = None
+    # What a run is about, from its raw input (the client's first words, the exception): its default title.
+    run_title: Callable[[Mapping[str, Any]], str | None] | None = None
 
     @property
     def scenarios_dir(self) -> Path:

@@ -16,7 +16,7 @@ from pipelines.core.models import ModelGateway
 # The outcome types are importable from here too, where the code that drives sessions looks for them.
 from pipelines.core.outcomes import (CheckpointInfo, PendingInterrupt, SessionStatus, StepOutcome,  # noqa: F401
                                      format_validation_error)
-from pipelines.core.registry import InvalidInput, PipelineSpec, RuntimeDeps
+from pipelines.core.registry import InvalidInput, PipelineSpec, RuntimeDeps, StaleAnswer
 from pipelines.core.settings import Settings
 from pipelines.core.stepping import STEP_INTO_SUBGRAPHS, SubgraphStepping
 from pipelines.core.time_travel import TimeTravel
@@ -96,8 +96,12 @@ class Session(SubgraphStepping, TimeTravel):
 
     def counters(self) -> dict[str, dict[str, Any]]:
         values = self.values()
-        return {c.field: {"label": c.label, "value": c.value(values), "limit": c.limit_for(values)}
-                for c in self.spec.counters}
+        counters = {c.field: {"label": c.label, "value": c.value(values), "limit": c.limit_for(values)}
+                    for c in self.spec.counters}
+        for counter in self.spec.counters:  # said only when there is one, for the views to show it
+            if problem := counter.problem(values):
+                counters[counter.field]["problem"] = problem
+        return counters
 
     # driving -----------------------------------------------------------------------------------
     def start(self, initial_state: Mapping[str, Any]) -> StepOutcome:
@@ -118,6 +122,9 @@ class Session(SubgraphStepping, TimeTravel):
     def resume(self, value: Any, interrupt_id: str | None = None) -> StepOutcome:
         """Answer the pending interrupt. An invalid value raises InvalidInput and changes nothing."""
         pending = self.pending_interrupts()
+        if interrupt_id is not None and not any(p.id == interrupt_id for p in pending):
+            raise StaleAnswer("the run has moved on since this question was shown (answered from another tab, or "
+                              "the run was rewound or continued): your answer was not applied")
         if not pending:
             raise InvalidInput("nothing is waiting for an answer")
         target = next((p for p in pending if p.id == interrupt_id), pending[0]) if interrupt_id else pending[0]

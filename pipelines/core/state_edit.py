@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Annotated, Any, NotRequired, Required, Union
 
@@ -13,10 +13,10 @@ import typing_extensions
 from langgraph.channels.binop import BinaryOperatorAggregate
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Overwrite
-from pydantic import ConfigDict, PydanticSchemaGenerationError, TypeAdapter, ValidationError, with_config
+from pydantic import BaseModel, ConfigDict, PydanticSchemaGenerationError, TypeAdapter, ValidationError, with_config
 
 from pipelines.core.outcomes import format_validation_error
-from pipelines.core.registry import InvalidInput
+from pipelines.core.registry import Counter, InvalidInput
 
 MAX_EDIT_CHARS = 200_000  # a pasted state larger than this is a mistake, not an edit
 
@@ -98,8 +98,18 @@ def parse_state_edits(text: str) -> dict[str, Any]:
     return data
 
 
-def validate_state_edits(graph: CompiledStateGraph, edits: Mapping[str, Any]) -> dict[str, Any]:
-    """Each edited value checked against its field's type; every problem is listed, nothing is applied."""
+def input_field_rules(model: type[BaseModel], *names: str) -> dict[str, Any]:
+    """The rules a run's input model sets on these fields (types and bounds), for state edits to meet too."""
+    return {name: Annotated[model.model_fields[name].annotation, model.model_fields[name]] for name in names}
+
+
+def validate_state_edits(graph: CompiledStateGraph, edits: Mapping[str, Any], *,
+                         rules: Mapping[str, Any] | None = None, counters: Sequence[Counter] = (),
+                         current: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Each edited value checked against its field's type, the rules the workflow's input sets on it (`rules`:
+    field → a type pydantic validates, such as `input_field_rules(...)`), and each counter's own rule (a whole
+    number from 0 to its limit, with `current` the state being edited). Every problem is listed; nothing is
+    applied."""
     fields = editable_fields(graph)
     problems: list[str] = []
     validated: dict[str, Any] = {}
@@ -108,17 +118,53 @@ def validate_state_edits(graph: CompiledStateGraph, edits: Mapping[str, Any]) ->
             problems.append(f"{name}: not a field of the state")
             continue
         try:
-            adapter = _adapter(fields[name])
-        except PydanticSchemaGenerationError:  # a type pydantic cannot check is taken as the editor wrote it
-            validated[name] = value
-            continue
-        try:
-            validated[name] = adapter.validate_python(value)
+            validated[name] = _checked(fields[name], value)
+            if rules and name in rules:
+                _adapter(rules[name]).validate_python(value)  # a check: the state keeps its own form
         except ValidationError as exc:
-            problems.append(f"{name}: {format_validation_error(exc)}")
+            problems.append(f"{name}: {format_validation_error(exc).removeprefix('value: ')}")
+            validated.pop(name, None)
+    # Counters are judged on the values as typed: `true` or 2.0 would pass as whole numbers once converted.
+    typed = {name: edits[name] for name in validated}
+    problems += counter_problems(counters, {**(current or {}), **typed}, edited=set(typed))
     if problems:
         raise InvalidInput("the edit does not match the state schema — " + "; ".join(problems))
     return validated
+
+
+def _checked(hint: Any, value: Any) -> Any:
+    try:
+        adapter = _adapter(hint)
+    except PydanticSchemaGenerationError:  # a type pydantic cannot check is taken as the editor wrote it
+        return value
+    return adapter.validate_python(value)
+
+
+def counter_problems(counters: Sequence[Counter], state: Mapping[str, Any], edited: set[str]) -> list[str]:
+    """What is wrong with the counters an edit touches (the counter or its limit field): each must be a whole
+    number from 0 to its limit, and a limit field a whole number of at least 1."""
+    problems = []
+    for counter in counters:
+        if counter.limit_field in edited:
+            limit = state.get(counter.limit_field)
+            if not _whole(limit) or limit < 1:
+                problems.append(f"{counter.limit_field}: the limit of {counter.field} must be a whole number of "
+                                f"at least 1, not {json.dumps(limit, default=str)}")
+                continue
+        if counter.field not in edited and counter.limit_field not in edited:
+            continue
+        value, limit = state.get(counter.field, 0), counter.limit_for(state)
+        if not _whole(value) or value < 0:
+            problems.append(f"{counter.field}: a counter must be a whole number from 0, not {json.dumps(value, default=str)}")
+        elif limit is not None and value > limit:
+            source = f" ({counter.limit_field})" if counter.limit_field and state.get(counter.limit_field) is not None \
+                else ""
+            problems.append(f"{counter.field}: {value} is over its limit of {limit}{source}")
+    return problems
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def as_state_update(graph: CompiledStateGraph, values: Mapping[str, Any]) -> dict[str, Any]:

@@ -69,7 +69,8 @@ class Studio:
         initial = spec.make_input(raw_input, thread_id)  # raises InvalidInput before anything is stored
         if self.runs.get_thread(thread_id) is not None:
             raise InvalidInput(f"thread {thread_id} already exists")
-        self.runs.create_thread(thread_id, spec.id, scenario, title or scenario or spec.title,
+        title = title or (spec.run_title(raw_input) if spec.run_title else None) or scenario or spec.title
+        self.runs.create_thread(thread_id, spec.id, scenario, title[:120],
                                 settings.provider_label, raw_input=to_jsonable(dict(raw_input)))
         session = Session(self, spec, thread_id, settings, breakpoints=breakpoints, gateway=gateway)
         session.start(initial)

@@ -74,11 +74,13 @@ class TimeTravel:
         latest = self.graph.get_state(self._config()).config["configurable"]["checkpoint_id"]
         self._update_thread(cursor_checkpoint_id=None if checkpoint_id == latest else checkpoint_id)
         self._snapshot = None
+        self._update_thread(status=self.status())  # the run picker says what the run now stands at
 
     def fork(self, checkpoint_id: str, edits: Mapping[str, Any], as_node: str | None) -> StepOutcome:
         """A new branch from a checkpoint with some fields edited, as if `as_node` had written them. The edit
         is checked against the state schema first: an invalid one raises InvalidInput and changes nothing."""
-        validated = validate_state_edits(self.graph, edits)
+        validated = validate_state_edits(self.graph, edits, rules=self.spec.field_rules, counters=self.spec.counters,
+                                         current=self.state_at(checkpoint_id))
         if as_node is not None and as_node not in self.graph.builder.nodes:
             raise InvalidInput(f"{as_node!r} is not a node of {self.spec.title}")
         previous = self.cursor
@@ -101,9 +103,10 @@ class TimeTravel:
         started = time.time()
         new_config = self.graph.update_state(self._config(self.cursor), as_state_update(self.graph, values),
                                              as_node=as_node)
-        self._update_thread(cursor_checkpoint_id=None)
         self._snapshot = None
+        self._update_thread(cursor_checkpoint_id=None)
         after = self.snapshot()
+        self._update_thread(status=self.status())
         record = StepRecord(
             step_key=uuid.uuid4().hex, thread_id=self.thread_id, step=int(after.metadata.get("step", 0)),
             status="completed", started_at=started, duration_ms=0.0, parent_checkpoint_id=from_id,

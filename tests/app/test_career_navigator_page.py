@@ -130,3 +130,33 @@ def test_every_tab_draws_without_error_mid_run(page):
     app.selectbox(key=f"{KEY}_state_field").select("session_id").run()
     no_errors(app)
     assert app.code[0].value == app.query_params["thread"]  # a string field shows as text, not parsed as JSON
+
+
+def test_an_answer_from_a_stale_tab_is_refused_with_its_text_kept(page):
+    first = start(page)
+    first.button(key=f"{KEY}_run_interrupt").click().run()
+    thread = first.query_params["thread"]
+    second = page("career_navigator", thread=thread)  # the same run in a second tab, at the same question
+    assert "Feedback on the integrated report" in texts(second)
+    answer(first, "dissatisfied", "Focus on AI product roles")
+    assert "Answer accepted" in texts(first)
+    answer(second, "neutral", "Text typed in the stale tab")
+    warning = " ".join(w.value for w in second.warning)
+    assert "Not applied: the run has moved on" in warning and "Your answer is kept" in warning
+    assert "Text typed in the stale tab" in " ".join(c.value for c in second.code)
+    history = [f["feedback_text"] for f in _values(thread)["user_feedback_history"]]
+    assert history == ["Focus on AI product roles"]  # the stale answer reached neither question
+    second.button(key=f"{KEY}_run_interrupt").click().run()  # the same kind of question again: the text is back
+    no_errors(second)
+    assert feedback_box(second).value == "Text typed in the stale tab"
+
+
+def _values(thread):
+    from pipelines.core.registry import get_spec
+    from pipelines.core.settings import load_settings
+    from pipelines.core.studio import Studio
+    studio = Studio.from_settings(load_settings())
+    try:
+        return studio.open_session(get_spec(KEY), thread, load_settings()).values()
+    finally:
+        studio.close()

@@ -83,3 +83,42 @@ def test_the_first_branch_can_be_continued_after_a_fork(page):
     assert "Now on branch 1" in texts(app) and "next: `reporter`" in texts(app)
     app.button(key=f"{KEY}_step").click().run()
     assert "next: `collect_feedback`" in texts(app) or "waiting for your answer" in texts(app)
+
+
+def test_a_fork_is_held_to_the_start_forms_rules_and_the_counters_limits(page):
+    app = _stepped(page)
+    _at_checkpoint(app, "coordinator")
+    app.multiselect(key=f"{KEY}_fork_fields").select("user_profile").select("iteration_count").run()
+    edited = json.loads(_fork_text(app).value)
+    edited["user_profile"]["age"], edited["iteration_count"] = 5, -1
+    _fork_text(app).input(json.dumps(edited)).run()
+    app.button(key=f"{KEY}_fork").click().run()
+    no_errors(app)
+    error = " ".join(e.value for e in app.error)
+    assert "user_profile: age: Input should be greater than or equal to 14" in error
+    assert "iteration_count: a counter must be a whole number from 0, not -1" in error
+    assert "One branch so far" in texts(app)
+
+
+def test_a_state_value_no_view_expects_leaves_the_page_working(page, data_dir):
+    """A run forked before the rules existed (or written by a model) holds values the views cannot draw: each
+    such view says so, and the graph, controls and every tab still work."""
+    app = _stepped(page)
+    from pipelines.core.registry import get_spec
+    from pipelines.core.settings import load_settings
+    from pipelines.core.studio import Studio
+    studio = Studio.from_settings(load_settings())
+    session = studio.open_session(get_spec("career_navigator"), app.query_params["thread"], load_settings())
+    session.edit_state({"iteration_count": -1, "plan_revision_count": "lots", "integrated_report": "not a dict",
+                        "user_feedback_history": [{"odd": True}]}, as_node="coordinator")
+    studio.close()
+    app.run()
+    no_errors(app)
+    warnings = " ".join(w.value for w in app.warning)
+    assert "`iteration_count` holds -1, not a count from 0" in warnings and "The bar cannot show it" in warnings
+    assert '`plan_revision_count` holds "lots"' in warnings
+    assert len(app.get("graphviz_chart")) >= 1 and app.button(key=f"{KEY}_step")
+    for tab in ("State", "Changes", "Evolution", "Iterations", "Metrics", "Checkpoints", "Report"):
+        open_tab(app, tab)  # no_errors inside: no traceback on any tab
+    app.button(key=f"{KEY}_step").click().run()
+    no_errors(app)

@@ -1,0 +1,14 @@
+"""The message an action leaves for the page it reruns, shown once as plain text (it may quote input)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.state_keys import FLASH
+from pipelines.core.markup import escape_markdown
+
+
+def show_flash() -> None:
+    message = st.session_state.pop(FLASH, None)
+    if message:
+        getattr(st, message[0])(escape_markdown(message[1]))

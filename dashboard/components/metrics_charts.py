@@ -59,15 +59,58 @@ def make_latency_figure(df: pd.DataFrame) -> go.Figure:
     return figure
 
 
+STATUS_COLOURS = {"completed": "#22c55e", "interrupted": "#f97316", "failed": "#ef4444"}
+
+
+def collapse_waits(df: pd.DataFrame) -> tuple[pd.DataFrame, list[tuple[float, float]]]:
+    """The tasks on an axis of working time: each stretch where no task ran (the user reading, answering or
+    away) shrinks to a short gap, so millisecond tasks are not lost on an axis of minutes. Returns the tasks
+    with `x0`/`width` in ms on that axis and, for each collapsed wait, (its position, how long it really was)."""
+    data = df.sort_values("start").reset_index(drop=True)
+    start = (data["start"] - data["start"].min()).dt.total_seconds() * 1000
+    end = start + (data["end"] - data["start"]).dt.total_seconds() * 1000
+    busy = float((end - start).sum()) or 1.0
+    shown_gap = max(busy * 0.04, 0.5)
+    x0, waits, removed, reach = [], [], 0.0, None
+    for task_start, task_end in zip(start, end):
+        if reach is not None and task_start - reach > shown_gap:
+            waits.append((reach - removed + shown_gap / 2, task_start - reach))
+            removed += task_start - reach - shown_gap
+        x0.append(task_start - removed)
+        reach = task_end if reach is None else max(reach, task_end)
+    axis = max(x + w for x, w in zip(x0, end - start))
+    # A task of a few ms stays visible next to one of seconds.
+    return data.assign(x0=x0, width=(end - start).clip(lower=axis * 0.004)), waits
+
+
+def _wait_text(ms: float) -> str:
+    seconds = ms / 1000
+    return f"{seconds:.1f} s" if seconds < 60 else f"{int(seconds // 60)} min {int(seconds % 60)} s"
+
+
 def make_timeline_figure(df: pd.DataFrame) -> go.Figure:
-    """Gantt of the tasks: each node on its own row, so parallel tasks of one step sit side by side in time."""
+    """Gantt of the tasks: each node on its own row, so parallel tasks of one step sit side by side in time;
+    waits between steps are collapsed and marked with how long they were."""
     if df.empty:
         return empty_figure("No node has run yet")
-    data = df.assign(label=df["step"].astype(str) + " · " + df["node"])
-    figure = px.timeline(data, x_start="start", x_end="end", y="node", color="status", hover_data=["step", "duration_ms"],
-                         color_discrete_map={"completed": "#22c55e", "interrupted": "#f97316", "failed": "#ef4444"})
-    figure.update_yaxes(autorange="reversed", title="")
-    figure.update_layout(height=max(240, 30 * data["node"].nunique() + 100), margin={"l": 10, "r": 10, "t": 10})
+    data, waits = collapse_waits(df)
+    figure = go.Figure()
+    for status, rows in data.groupby("status", sort=False):
+        figure.add_trace(go.Bar(
+            x=rows["width"], base=rows["x0"], y=rows["node"], orientation="h", name=status,
+            marker_color=STATUS_COLOURS.get(status, "#94a3b8"), customdata=rows[["step", "duration_ms"]],
+            hovertemplate="%{y} · step %{customdata[0]} · %{customdata[1]:.1f} ms<extra></extra>"))
+    for position, waited in waits:
+        figure.add_vline(x=position, line_dash="dot", line_color="#94a3b8")
+        if waited >= 1000:
+            figure.add_annotation(x=position, y=1, yref="paper", text=f"waited {_wait_text(waited)}",
+                                  showarrow=False, textangle=-90, font={"size": 9, "color": "#64748b"},
+                                  xanchor="left", yanchor="top")
+    figure.update_yaxes(autorange="reversed", title="", categoryorder="array",
+                        categoryarray=list(dict.fromkeys(data["node"])))
+    figure.update_xaxes(title="working time (ms) · dotted lines: waits between steps, collapsed")
+    figure.update_layout(height=max(240, 30 * data["node"].nunique() + 120), margin={"l": 10, "r": 10, "t": 10},
+                         barmode="overlay", legend_title="")
     return figure
 
 

@@ -187,7 +187,9 @@ def _render_nodes(comparison: RunComparison) -> None:
     st.subheader("Per-node timings and model usage")
     df = nodes_frame(comparison)
     table = nodes_table(df)
-    st.dataframe(table, hide_index=True, width="stretch", height=min(35 * (len(table) + 1) + 3, 640))
+    # A node one run never reached has no mean time: a dash, not "None".
+    st.dataframe(table.style.format(na_rep="—", precision=2), hide_index=True, width="stretch",
+                 height=min(35 * (len(table) + 1) + 3, 640))
     left, right = st.columns(2)
     with left:
         st.markdown("**Total time per node**")

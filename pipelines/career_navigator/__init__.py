@@ -17,6 +17,7 @@ from pipelines.career_navigator.state import CareerContext, WorkflowStage
 from pipelines.core.registry import Counter, InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.session import format_validation_error
 from pipelines.core.state_edit import input_field_rules
+from pipelines.core.text import clip
 
 MESSAGE_TYPES = {"human": HumanMessage, "ai": AIMessage, "system": SystemMessage}
 
@@ -44,6 +45,15 @@ def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
         "error_log": [],
         "system_metrics": {},
     }
+
+
+def run_title(raw: Mapping[str, Any]) -> str | None:
+    """Who the session is for and where they want to go: "Li Wei · product manager → AI product manager"."""
+    profile = raw.get("user_profile") if isinstance(raw.get("user_profile"), Mapping) else {}
+    now, goal = profile.get("current_position"), profile.get("target_role") or profile.get("career_goals")
+    parts = [str(profile["name"]) if profile.get("name") else None,
+             " → ".join(clip(str(p), 50) for p in (now, goal) if p) or None]
+    return " · ".join(p for p in parts if p) or None
 
 
 def make_context(deps: RuntimeDeps) -> CareerContext:
@@ -78,4 +88,5 @@ SPEC = PipelineSpec(
                  "integrated_report", "user_feedback_history", "current_satisfaction", "career_goals", "final_plan",
                  "iteration_count", "plan_revision_count", "requires_user_input", "pending_questions"),
     done_message="The run is complete: the Report tab has the integrated report and the final plan.",
+    run_title=run_title,
 )

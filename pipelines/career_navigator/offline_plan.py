@@ -61,8 +61,10 @@ def integrate_report(profile: Mapping[str, Any], insight: Mapping[str, Any], ind
     recommendations += [SAY("report.rec.project", lang, topic=topic), SAY("report.rec.network", lang, role=role)]
     iteration_summary = None
     if iteration > 0:
-        iteration_summary = SAY("report.iteration", lang, n=iteration + 1, feedback=clip(feedback_text, 60),
-                                focus=join_items(focus, lang) if focus else "—",
+        # A run from before feedback needed a reason may have none: say so instead of quoting nothing.
+        key = "report.iteration" if (feedback_text or "").strip() else "report.iteration_no_text"
+        iteration_summary = SAY(key, lang, n=iteration + 1, feedback=clip(feedback_text, 60),
+                                focus=join_items(focus, lang) if focus else SAY("report.focus_unchanged", lang),
                                 changes=_changes(previous, career_label, gaps, industry, market, lang))
     return IntegratedReport(executive_summary=summary,
                             career_match=CareerMatch(recommended_career=career_label,

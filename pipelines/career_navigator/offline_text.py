@@ -103,6 +103,10 @@ SAY = Phrasebook({
     "report.iteration": ("第{n}轮迭代：根据反馈“{feedback}”，分析重点调整为{focus}。与上一轮相比：{changes}",
                          "Iteration {n}: after the feedback “{feedback}”, the analysis now focuses on {focus}. "
                          "Compared with the previous round: {changes}"),
+    "report.iteration_no_text": ("第{n}轮迭代：客户未满意但未说明原因，分析重点保持为{focus}。与上一轮相比：{changes}",
+                                 "Iteration {n}: the client was not satisfied but gave no reason, so the focus stays "
+                                 "on {focus}. Compared with the previous round: {changes}"),
+    "report.focus_unchanged": ("原有方向", "the same areas as before"),
     "report.change.career": ("推荐方向由“{old}”调整为“{new}”", "the recommendation moved from “{old}” to “{new}”"),
     "report.change.gaps": ("新增需补充的技能：{skills}", "newly identified skills to build: {skills}"),
     "report.change.segments": ("新增关注的细分领域：{segments}", "new segments considered: {segments}"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pipelines.core.markup import escape_markdown
 from pipelines.core.text import Phrasebook, detect_language
 
 HEAD = Phrasebook({
@@ -42,8 +43,10 @@ def _lang(state: Mapping[str, Any]) -> str:
     return detect_language(str(profile.get("career_goals") or ""), str(profile.get("current_position") or ""))
 
 
-def _cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def _t(text: Any) -> str:
+    """A value from the state (the client's words, a model's text) as literal text on one line of Markdown,
+    table cells included."""
+    return escape_markdown("" if text is None else str(text), line_breaks=False)
 
 
 def build_report(state: Mapping[str, Any]) -> str:
@@ -56,40 +59,42 @@ def build_report(state: Mapping[str, Any]) -> str:
         return "\n".join(lines + [HEAD("empty", lang)])
     if report:
         match = report.get("career_match") or {}
-        lines += [f"## {HEAD('summary', lang)}", "", report.get("executive_summary", ""), "",
-                  HEAD("match", lang, career=match.get("recommended_career", "—"), score=float(match.get("match_score", 0))), ""]
+        lines += [f"## {HEAD('summary', lang)}", "", _t(report.get("executive_summary", "")), "",
+                  HEAD("match", lang, career=_t(match.get("recommended_career", "—")),
+                       score=float(match.get("match_score", 0))), ""]
         if report.get("iteration_summary"):
-            lines += [f"> **{HEAD('iteration', lang)}:** {report['iteration_summary']}", ""]
-        lines += [f"### {HEAD('findings', lang)}", ""] + [f"- {f}" for f in report.get("key_findings", [])] + [""]
-        lines += [f"### {HEAD('recommendations', lang)}", ""] + [f"{i}. {r}" for i, r in
+            lines += [f"> **{HEAD('iteration', lang)}:** {_t(report['iteration_summary'])}", ""]
+        lines += [f"### {HEAD('findings', lang)}", ""] + [f"- {_t(f)}" for f in report.get("key_findings", [])] + [""]
+        lines += [f"### {HEAD('recommendations', lang)}", ""] + [f"{i}. {_t(r)}" for i, r in
                                                                   enumerate(report.get("recommendations", []), 1)] + [""]
         detailed = report.get("detailed_analysis") or {}
         if any(detailed.values()):
             lines += [f"### {HEAD('analyses', lang)}", ""]
-            lines += [f"- **{HEAD(key, lang)}:** {text}" for key, text in detailed.items() if text] + [""]
+            lines += [f"- **{HEAD(key, lang)}:** {_t(text)}" for key, text in detailed.items() if text] + [""]
     if goals:
         lines += [f"## {HEAD('goals', lang)}", ""]
         for horizon in ("long_term_goals", "medium_term_goals", "short_term_goals"):
             lines += [f"### {HEAD(horizon, lang)}", ""]
             for goal in goals.get(horizon, []):
-                criteria = "; ".join(goal.get("success_criteria", []))
-                lines.append(f"- **{goal['title']}** ({goal['timeframe']}): {goal['description']}"
+                criteria = _t("; ".join(goal.get("success_criteria", [])))
+                lines.append(f"- **{_t(goal['title'])}** ({_t(goal['timeframe'])}): {_t(goal['description'])}"
                              + (f" — *{HEAD('criteria', lang)}:* {criteria}" if criteria else ""))
             lines.append("")
     if plan:
-        lines += [f"## {HEAD('plan', lang)}", "", plan.get("schedule_overview", ""), "",
+        lines += [f"## {HEAD('plan', lang)}", "", _t(plan.get("schedule_overview", "")), "",
                   f"| {HEAD('week', lang)} | {HEAD('task', lang)} | {HEAD('hours', lang)} | {HEAD('deliverable', lang)} |",
                   "|---|---|---|---|"]
-        lines += [f"| {item['week']} | {_cell(item['title'])}: {_cell(item['description'])} | {item['hours']} | "
-                  f"{_cell(item.get('deliverable', ''))} |" for item in plan.get("action_items", [])]
+        lines += [f"| {_t(item['week'])} | {_t(item['title'])}: {_t(item['description'])} | {_t(item['hours'])} | "
+                  f"{_t(item.get('deliverable', ''))} |" for item in plan.get("action_items", [])]
         lines += ["", f"### {HEAD('timeline', lang)}", ""]
-        lines += [f"- **{span}:** {'; '.join(items)}" for span, items in (plan.get("timeline") or {}).items()]
-        lines += ["", f"### {HEAD('resources', lang)}", ""] + [f"- {r}" for r in plan.get("resources", [])] + [""]
+        lines += [f"- **{_t(span)}:** {_t('; '.join(items))}" for span, items in (plan.get("timeline") or {}).items()]
+        lines += ["", f"### {HEAD('resources', lang)}", ""] + [f"- {_t(r)}" for r in plan.get("resources", [])] + [""]
     notes = state.get("workflow_notes") or []
     if notes:
-        lines += [f"## {HEAD('notes', lang)}", ""] + [f"- {n}" for n in notes] + [""]
+        lines += [f"## {HEAD('notes', lang)}", ""] + [f"- {_t(n)}" for n in notes] + [""]
     feedback = state.get("user_feedback_history") or []
     if feedback:
         lines += [f"## {HEAD('feedback', lang)}", ""]
-        lines += [f"- `{f['stage']}` · {f['satisfaction_level']}: {f['feedback_text'] or '—'}" for f in feedback]
+        lines += [f"- {_t(f.get('stage'))} · {_t(f.get('satisfaction_level'))}: {_t(f.get('feedback_text') or '—')}"
+                  for f in feedback]
     return "\n".join(lines).strip() + "\n"

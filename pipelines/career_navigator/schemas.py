@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from pipelines.career_navigator.state import UserSatisfactionLevel
+from pipelines.career_navigator.state import SATISFIED_LEVELS, UserSatisfactionLevel
 
 Text = Field(default="", max_length=4000)
 
@@ -155,6 +155,14 @@ class FeedbackAnswer(BaseModel):
     @classmethod
     def _strip(cls, value: str) -> str:
         return value.strip()
+
+    @model_validator(mode="after")
+    def _reason_when_not_satisfied(self) -> FeedbackAnswer:
+        # Anything short of satisfied sends the work round again; without a reason it cannot change anything.
+        if self.satisfaction_level.value not in SATISFIED_LEVELS and not self.feedback_text:
+            raise ValueError(f"say what should change: a '{self.satisfaction_level.value.replace('_', ' ')}' "
+                             "answer needs feedback text, which the next round works from")
+        return self
 
 
 class ProfileInput(BaseModel):

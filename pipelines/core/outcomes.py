@@ -46,6 +46,7 @@ class CheckpointInfo:
 def format_validation_error(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
-        where = ".".join(str(p) for p in err.get("loc", ())) or "value"
-        parts.append(f"{where}: {err.get('msg')}")
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        message = str(err.get("msg", "")).removeprefix("Value error, ")  # our own validators speak for themselves
+        parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)

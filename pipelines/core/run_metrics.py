@@ -192,12 +192,43 @@ def load_run_metrics(engine: Engine, run_filter: RunFilter = RunFilter(),
 
 @_guarded
 def task_updates(engine: Engine, run_filter: RunFilter, workflow: str, nodes: Sequence[str]) -> list[dict[str, Any]]:
-    """The updates that completed runs of `nodes` wrote, in the order they ran: for workflow-specific metrics
-    carried by the state (such as CareerNavigator's satisfaction)."""
-    query = (select(tasks.c.thread_id, threads.c.title, tasks.c.node, tasks.c.update)
+    """The updates that completed runs of `nodes` wrote on each run's current branch, in the order they ran:
+    for workflow-specific metrics carried by the state (such as CareerNavigator's satisfaction). Steps left
+    on an abandoned branch (before a rewind or a fork) are not counted."""
+    query = (select(tasks.c.thread_id, threads.c.title, tasks.c.node, tasks.c.update, steps.c.checkpoint_id)
              .join(threads, threads.c.thread_id == tasks.c.thread_id)
+             .join(steps, steps.c.step_key == tasks.c.step_key)
              .where(*run_filter.clauses(), threads.c.pipeline == workflow, tasks.c.node.in_(list(nodes)),
-                    tasks.c.status == "completed")
+                    tasks.c.status == "completed", steps.c.status == "completed")
              .order_by(tasks.c.id))
     with engine.connect() as conn:
-        return [dict(row) for row in conn.execute(query).mappings()]
+        rows = [dict(row) for row in conn.execute(query).mappings()]
+        lineage = _current_branches(conn, {row["thread_id"] for row in rows})
+    return [{k: v for k, v in row.items() if k != "checkpoint_id"} for row in rows
+            if row["checkpoint_id"] in lineage.get(row["thread_id"], ())]
+
+
+def _current_branches(conn, thread_ids: set[str]) -> dict[str, set[str]]:
+    """Each thread's checkpoints on the branch it stands on: back from its cursor (after a rewind) or from its
+    latest completed step, through the checkpoint each step started from."""
+    if not thread_ids:
+        return {}
+    query = (select(steps.c.thread_id, steps.c.checkpoint_id, steps.c.parent_checkpoint_id,
+                    threads.c.cursor_checkpoint_id)
+             .join(threads, threads.c.thread_id == steps.c.thread_id)
+             .where(steps.c.thread_id.in_(sorted(thread_ids)), steps.c.status == "completed",
+                    steps.c.checkpoint_id.is_not(None))
+             .order_by(steps.c.seq))
+    parents: dict[str, dict[str, str | None]] = {}
+    heads: dict[str, str] = {}
+    for row in conn.execute(query).mappings():
+        parents.setdefault(row["thread_id"], {})[row["checkpoint_id"]] = row["parent_checkpoint_id"]
+        heads[row["thread_id"]] = row["cursor_checkpoint_id"] or row["checkpoint_id"]
+    branches = {}
+    for thread_id, head in heads.items():
+        lineage, current = set(), head
+        while current is not None and current not in lineage:
+            lineage.add(current)
+            current = parents[thread_id].get(current)
+        branches[thread_id] = lineage
+    return branches

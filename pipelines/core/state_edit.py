@@ -122,7 +122,7 @@ def validate_state_edits(graph: CompiledStateGraph, edits: Mapping[str, Any], *,
             if rules and name in rules:
                 _adapter(rules[name]).validate_python(value)  # a check: the state keeps its own form
         except ValidationError as exc:
-            problems.append(f"{name}: {format_validation_error(exc).removeprefix('value: ')}")
+            problems.append(f"{name}: {format_validation_error(exc)}")
             validated.pop(name, None)
     # Counters are judged on the values as typed: `true` or 2.0 would pass as whole numbers once converted.
     typed = {name: edits[name] for name in validated}

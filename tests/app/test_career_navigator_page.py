@@ -160,3 +160,13 @@ def _values(thread):
         return studio.open_session(get_spec(KEY), thread, load_settings()).values()
     finally:
         studio.close()
+
+
+def test_an_answer_short_of_satisfied_needs_a_reason(page):
+    app = start(page)
+    app.button(key=f"{KEY}_run_interrupt").click().run()
+    answer(app, "dissatisfied", "   ")
+    assert "a 'dissatisfied' answer needs feedback text" in " ".join(e.value for e in app.error)
+    assert "Feedback on the integrated report" in texts(app)  # still asked; nothing was applied
+    answer(app, "satisfied", "")
+    assert "Answer accepted" in texts(app)

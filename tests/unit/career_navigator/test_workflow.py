@@ -160,3 +160,11 @@ def test_metrics_and_agent_outputs_are_kept(start):
     outputs = session.values()["agent_outputs"]
     assert sorted(o["agent_name"] for o in outputs) == ["industry_researcher_node", "job_analyzer_node", "user_profiler_node"]
     assert all(o["provider"] == "offline" and o["status"] == "completed" for o in outputs)
+
+
+def test_a_run_is_titled_by_who_it_is_for_and_where_they_want_to_go(studio, spec, settings):
+    session = studio.new_session(spec, spec.scenario("english_teacher_to_ux").input, settings,
+                                 scenario="english_teacher_to_ux")
+    assert session.thread.title == "Morgan · High school teacher → I want to move from teaching into UX design"
+    untitled = studio.new_session(spec, {"user_profile": {}}, settings)
+    assert untitled.thread.title == spec.title

@@ -167,3 +167,19 @@ def test_an_unreachable_database_is_a_run_store_error_without_its_password():
     with pytest.raises(RunStoreError, match="reading run metrics from postgresql") as failure:
         thread_frame(engine)
     assert "s3cret-pw" not in str(failure.value)
+
+
+def test_satisfaction_follows_the_current_branch_of_a_rewound_run(tmp_path):
+    studio = Studio.from_settings(load_settings(data_dir=str(tmp_path / "data")))
+    try:
+        spec = get_spec("career_navigator")
+        session = studio.new_session(spec, spec.scenario("seed_example").input, load_settings(data_dir=str(tmp_path)))
+        session.run("end")
+        asked = session.head_checkpoint_id()
+        session.resume({"satisfaction_level": "very_dissatisfied", "feedback_text": "Not this way at all"})
+        session.rewind(asked)  # the counselor took that answer back and asked again
+        session.resume({"satisfaction_level": "satisfied", "feedback_text": "Good"})
+        frame = satisfaction_frame(studio.runs.engine)
+        assert list(frame["level"]) == ["satisfied"] and list(frame["round"]) == [1]
+    finally:
+        studio.close()

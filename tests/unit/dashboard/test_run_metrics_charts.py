@@ -126,3 +126,15 @@ def test_a_run_timeline_gives_overlapping_copies_of_a_node_their_own_rows():
 def test_an_empty_frame_draws_a_message_not_an_error(make, columns):
     figure = make(pd.DataFrame(columns=columns))
     assert not figure.data and figure.layout.annotations[0].text
+
+
+def test_a_timeline_collapses_the_waits_between_steps_so_short_tasks_stay_visible():
+    run = pd.DataFrame([task("a", "w", "draft", 0, 4.0), task("a", "w", "review", 5, 2.0),
+                        task("a", "w", "review", 7 + 180_000, 3.0),  # the user answered three minutes later
+                        task("a", "w", "publish", 7 + 180_000 + 4, 1.0)], columns=TASK_COLUMNS)
+    figure = make_run_gantt_figure(run)
+    bars = [(base, width) for trace in figure.data for base, width in zip(trace.base, trace.x)]
+    axis = max(base + width for base, width in bars)
+    assert axis < 20  # ms of work, not three minutes of waiting
+    assert min(width for _, width in bars) >= axis * 0.004
+    assert any("waited 3 min 0 s" in (a.text or "") for a in figure.layout.annotations)

@@ -6,9 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# What Markdown (and Streamlit's `:color[]` and `$math$`) would read as syntax anywhere in a line; an
-# underscore only where it could open or close emphasis (`user_profile` stays as it is, readable in raw form).
+# What Markdown (and Streamlit's `:color[]`, `:material/icon:` and `$math$`) would read as syntax anywhere in a
+# line; an underscore only where it could open or close emphasis (`user_profile` stays readable in raw form).
 _MD_INLINE = re.compile(r"[\\`*\[\]<>~$|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+# GitHub's autolinks of bare URLs and e-mail addresses, and Streamlit's `:directives`, ignore escapes: an
+# invisible word joiner breaks them.
+WORD_JOINER = "\u2060"
+_BARE_URL = re.compile(r"(?i)\b(?:https?|ftp)(?=://)|\bwww(?=\.)|(?<=[\w.+-])(?=@[\w-]+\.)|:(?=[a-z])")
 # ... and at the start of a line: headings, quotes, list items, setext underlines.
 _MD_LINE_START = re.compile(r"^([ \t]*)([#>+=-]|\d{1,9}(?=[.)]))", re.M)
 _MD_ESCAPED = re.compile(r"""\\([\\`*_{}\[\]()#+\-.!|<>~$:&"'=^/@%,;?])""")
@@ -28,6 +32,7 @@ def escape_markdown(text: Any, *, line_breaks: bool = True) -> str:
     """Markdown that shows `text` exactly as written: no emphasis, links, images, HTML, colours or math from it.
     With `line_breaks`, each newline stays a line break instead of folding into the paragraph."""
     escaped = _MD_INLINE.sub(lambda m: "\\" + m.group(0), "" if text is None else str(text))
+    escaped = _BARE_URL.sub(lambda m: m.group(0) + WORD_JOINER, escaped)
     escaped = _MD_LINE_START.sub(lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2)[0].isdigit()
                                                          else "\\" + m.group(2)), escaped)
     return escaped.replace("\n", "  \n") if line_breaks else escaped.replace("\n", " ")
@@ -49,7 +54,7 @@ def sanitize_markdown(markdown: Any) -> str:
 
 def unescape_markdown(text: str) -> str:
     """The characters a Markdown backslash escape stands for (for renderers other than the browser's)."""
-    return _MD_ESCAPED.sub(r"\1", text)
+    return _MD_ESCAPED.sub(r"\1", text).replace(WORD_JOINER, "")
 
 
 def spreadsheet_safe(value: Any) -> Any:

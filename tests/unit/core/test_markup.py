@@ -30,7 +30,8 @@ HOSTILE = [
 
 
 def _text_of(rendered: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", rendered))
+    """What a reader sees: the text without tags (the invisible word joiner that breaks autolinks included)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", rendered)).replace("\u2060", "")
 
 
 @pytest.mark.parametrize("text", HOSTILE)
@@ -86,3 +87,14 @@ def test_escaped_text_with_its_line_breaks_renders_no_markup(text):
     rendered = RENDERER.render(escape_markdown(text))
     assert set(re.findall(r"<(\w+)", rendered)) <= {"p", "br"}
     assert _text_of(rendered).replace("\n", "") == text.replace("\n", "")
+
+
+def test_bare_urls_and_addresses_are_broken_so_no_autolink_makes_them_links():
+    escaped = escape_markdown("see http://evil.example/p.png, www.evil.example and me@evil.example")
+    assert "http\u2060://evil.example" in escaped and "www\u2060.evil" in escaped and "me\u2060@evil" in escaped
+    assert unescape_markdown(escaped) == "see http://evil.example/p.png, www.evil.example and me@evil.example"
+
+
+def test_streamlit_directives_stay_text():
+    assert escape_markdown(":red[x] :material/delete:") == ":\u2060red\\[x\\] :\u2060material/delete:"
+    assert escape_markdown("Error: failed") == "Error: failed"

@@ -140,3 +140,10 @@ def test_editable_fields_come_from_the_state_schema(studio):
     assert {"messages", "iteration_count", "user_profile", "workflow_notes"} <= set(fields)
     fields = editable_fields(studio.compiled(get_spec("ican")))
     assert {"conversation_history", "riasec_scores", "client_turns"} <= set(fields)
+
+
+def test_the_run_list_says_where_a_rewound_run_stands(toy, studio):
+    session, _ = toy
+    assert studio.runs.get_thread(session.thread_id).status == "completed"
+    session.rewind(_after(session, "draft").checkpoint_id)
+    assert studio.runs.get_thread(session.thread_id).status == session.status() == "ready"

@@ -1,0 +1,172 @@
+"""A real browser feeds hostile Markdown and HTML through every input that reaches a page (run inputs, answers,
+chat messages, uploads and their file names, pasted traces, searches, run titles, settings) and checks the DOM
+of every page that shows it: no image from outside, no `javascript:` link, and no request leaves for the
+attacker's host."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from pipelines.core.settings import load_settings
+from pipelines.core.studio import Studio
+from tests.e2e.conftest import SHOTS, streamlit_server
+from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.test_studio_walkthrough import choose
+
+pytestmark = pytest.mark.browser
+
+EVIL = "evil.example"
+HOSTILE = (f"![pixel](http://{EVIL}/pixel.png) [click me](javascript:alert(1)) "
+           f"<img src=\"http://{EVIL}/raw.png\"> **bold** _em_ :red[red] $x^2$ <script>alert(2)</script>")
+LINE = HOSTILE.replace("\n", " ")
+
+DOM_PROBLEMS = """() => ({
+  images: [...document.querySelectorAll('img')].map(i => i.getAttribute('src') || '')
+            .filter(s => /^\\s*(https?:)?\\/\\//i.test(s) && !s.startsWith(location.origin)),
+  links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))
+            .filter(h => /^\\s*(javascript|vbscript|data):/i.test(h) || h.includes('evil.example')),
+  scripts: [...document.querySelectorAll('script')].filter(s => (s.textContent || '').includes('alert(2)')).length,
+})"""
+
+
+@pytest.fixture
+def hostile_server(tmp_path_factory, chromium_path):
+    data = tmp_path_factory.mktemp("hostile-data")
+    with streamlit_server(data) as url:
+        yield url, data
+
+
+def check(page, where: str, outside: list[str]) -> None:
+    settle(page)
+    problems = page.evaluate(DOM_PROBLEMS)
+    if problems["links"] or problems["images"]:
+        print(page.evaluate("() => [...document.querySelectorAll('a[href*=evil], img[src*=evil]')].map(a => a.closest('[data-testid]') ? a.closest('[data-testid]').outerHTML.slice(0, 1500) : a.outerHTML)"))
+    assert problems == {"images": [], "links": [], "scripts": 0}, (where, problems)
+    assert not outside, (where, outside)
+
+
+def shows_literally(page, text: str) -> bool:
+    """The hostile words appear as typed somewhere on the page (escaped, not swallowed)."""
+    return text in page.locator("body").inner_text()
+
+
+def test_hostile_markdown_in_every_input_never_becomes_markup(hostile_server, browser_page, tmp_path):
+    server, data = hostile_server
+    page = browser_page
+    page.set_viewport_size({"width": 1500, "height": 2600})
+    outside: list[str] = []
+    page.on("request", lambda request: outside.append(request.url) if EVIL in request.url else None)
+
+    # CareerNavigator: the run input (profile, goals, message), the feedback answer, the report, a fork
+    page.goto(f"{server}/career_navigator")
+    settle(page, 1.5)
+    run_input = {"user_profile": {"name": LINE[:120], "current_position": HOSTILE[:200], "career_goals": HOSTILE,
+                                  "skills": [LINE]}, "messages": [{"type": "human", "content": HOSTILE}]}
+    page.get_by_label("Input (JSON, editable)").fill(json.dumps(run_input))
+    click(page, "Start run")
+    check(page, "career navigator started", outside)
+    page.screenshot(path=str(SHOTS / "hostile_career_navigator_started.png"), full_page=True)
+    assert shows_literally(page, "**bold**")  # the run's title, from the hostile name, shown as typed
+    click(page, "Run to interrupt")
+    page.get_by_text("Feedback on the integrated report").wait_for()
+    page.get_by_text("dissatisfied", exact=True).click()
+    page.get_by_label("Feedback text").fill(HOSTILE)
+    click(page, "Submit answer")
+    click(page, "Run to interrupt")
+    for tab in ("Report", "State", "Changes", "Checkpoints"):
+        page.get_by_role("tab", name=tab).click()
+        check(page, f"career navigator {tab}", outside)
+    page.screenshot(path=str(SHOTS / "hostile_career_navigator_report.png"), full_page=True)
+    page.get_by_text("Fork from this checkpoint").click()
+    settle(page)
+    choose(page, "Fields to edit", "planning_strategy")
+    page.keyboard.press("Escape")
+    page.get_by_label("New values (JSON)").fill(json.dumps({HOSTILE: 1, "planning_strategy": HOSTILE}))
+    page.get_by_label("New values (JSON)").blur()
+    click(page, "Fork with these values")
+    check(page, "career navigator fork refused", outside)
+    assert page.get_by_text("Not forked").first.is_visible()
+
+    # A run renamed to hostile text (what the Runs page's Rename stores), seen on every page that lists runs
+    thread = page.url.split("thread=")[1]
+    studio = Studio.from_settings(load_settings(data_dir=str(data)))
+    studio.runs.update_thread(thread, title=LINE[:120])
+    studio.close()
+    for where in ("runs", "metrics", f"career_navigator?thread={thread}"):
+        page.goto(f"{server}/{where}")
+        settle(page, 1.5)
+        check(page, where, outside)
+    page.goto(f"{server}/runs")
+    settle(page, 1.5)
+    page.get_by_role("tab", name="Compare").click()
+    check(page, "runs compare", outside)
+
+    # Flink: a pasted trace with hostile job fields, stepped through; an uploaded file with a hostile name
+    page.goto(f"{server}/flink_queue")
+    settle(page, 1.5)
+    page.get_by_label("Job ID", exact=True).fill(LINE[:100])
+    page.get_by_label("Job name (optional)").fill(LINE[:200])
+    page.get_by_label("Stack trace or log excerpt").fill(f"java.lang.OutOfMemoryError: {HOSTILE}\n\tat x.y(Z.java:1)")
+    page.get_by_label("Job configuration (optional, JSON object)").fill(json.dumps({"note": HOSTILE}))
+    click(page, "Add and step through ▶")
+    page.wait_for_url("**/flink_diagnosis?thread=*", timeout=30000)
+    click(page, "Run to end")
+    for tab in ("Diagnosis", "Retrieved context", "Report", "State"):
+        page.get_by_role("tab", name=tab).click()
+        check(page, f"flink {tab}", outside)
+    page.screenshot(path=str(SHOTS / "hostile_flink_diagnosis.png"), full_page=True)
+    upload = tmp_path / "![x](javascript:alert(1)) **bold**.jsonl"
+    upload.write_text("\n".join([json.dumps({"job_id": LINE[:100], "error_message": HOSTILE}), "{not json " + LINE]),
+                      encoding="utf-8")
+    page.goto(f"{server}/flink_queue")
+    settle(page, 1.5)
+    page.locator("input[type='file']").first.set_input_files(str(upload))
+    settle(page)
+    click(page, "Add the file's exceptions")
+    check(page, "flink queue after upload", outside)
+    for where in ("flink_results", "knowledge"):
+        page.goto(f"{server}/{where}")
+        settle(page, 1.5)
+        check(page, where, outside)
+    search = page.get_by_role("textbox").first
+    search.fill(HOSTILE)
+    search.press("Enter")
+    check(page, "knowledge search", outside)
+
+    # iCan: the first message, a resume whose name and text are hostile, the client's replies, the results
+    page.goto(f"{server}/ican")
+    settle(page, 1.5)
+    page.get_by_label("The client's first message").fill(f"I am a nurse. {HOSTILE}")
+    resume = tmp_path / "**cv** [x](javascript:alert(1)).txt"
+    resume.write_text(f"Jane Doe\nEducation: B.Sc. in Nursing\nExperience: 5 years as a nurse\nSkills: {HOSTILE}\n"
+                      "Work history: ward nurse, team lead\n", encoding="utf-8")
+    page.locator("input[type='file']").first.set_input_files(str(resume))
+    settle(page)
+    click(page, "Start the session")
+    page.wait_for_url("**/ican?thread=*", timeout=30000)
+    check(page, "ican started", outside)
+    for _ in range(3):
+        box = page.get_by_label("The client's answer", exact=False)
+        if not box.count():
+            break
+        box.fill(f"I like caring for people. {HOSTILE}")
+        click(page, "Send to the guide")
+        check(page, "ican reply", outside)
+    for tab in ("Results", "Report", "State"):
+        page.get_by_role("tab", name=tab).click()
+        check(page, f"ican {tab}", outside)
+    page.screenshot(path=str(SHOTS / "hostile_ican.png"), full_page=True)
+
+    # Settings: a model name that is hostile text, applied and shown back
+    page.goto(f"{server}/settings")
+    settle(page, 1.5)
+    model = page.get_by_label(re.compile("^Model"))
+    if model.count():
+        model.first.fill(LINE[:100])
+        click(page, "Apply")
+        check(page, "settings", outside)
+    page.goto(f"{server}/")
+    check(page, "home", outside)

@@ -1,6 +1,7 @@
 """iCan career guidance (seed 003): the counselor's session page on the studio anatomy."""
 
-from dashboard.components.ican_session import render_chat, render_results_tab, render_start_form
+from dashboard.components.ican_results import render_results_tab
+from dashboard.components.ican_session import render_chat, render_start_form
 from dashboard.components.workflow_page import render_workflow_page
 from pipelines.core.registry import get_spec
 from pipelines.ican.nodes import CLIENT_MESSAGE

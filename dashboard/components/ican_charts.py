@@ -1,4 +1,4 @@
-"""iCan's figures and frames, pure functions of data: the RIASEC radar and the matches table."""
+"""iCan's figures and frames, pure functions of data: the RIASEC radar and the matches table with its labels."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
+import streamlit as st
 
 from dashboard.components.metrics_charts import empty_figure
 from pipelines.ican.riasec import type_name
@@ -14,6 +15,13 @@ from pipelines.ican.schemas import RIASEC
 
 MATCH_COLUMNS = ["rank", "onet_soc_code", "title", "title_zh", "high_point_code", "score", "interest_fit",
                  "skill_overlap", "reason"]
+COLUMN_LABELS = {"rank": ("排名", "Rank"), "onet_soc_code": ("O*NET 代码", "O*NET code"),
+                 "title": ("O*NET 职业名称", "Occupation"), "title_zh": ("职业", "Chinese title"),
+                 "high_point_code": ("兴趣代码", "Interest code"), "score": ("匹配度", "Score"),
+                 "interest_fit": ("兴趣契合度", "Interest fit"), "skill_overlap": ("共同技能", "Shared skills"),
+                 "reason": ("理由", "Why")}
+SHOWN_COLUMNS = {"en": ("rank", "title", "high_point_code", "score", "skill_overlap", "reason"),
+                 "zh": ("rank", "title_zh", "title", "high_point_code", "score", "skill_overlap", "reason")}
 
 
 def riasec_frame(scores: Mapping[str, Any], lang: str = "en") -> pd.DataFrame:
@@ -38,3 +46,14 @@ def matches_frame(matches: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     rows = [{"rank": i + 1, **{k: m.get(k) for k in MATCH_COLUMNS if k != "rank"},
              "skill_overlap": ", ".join(m.get("skill_overlap") or [])} for i, m in enumerate(matches)]
     return pd.DataFrame(rows, columns=MATCH_COLUMNS)
+
+
+def matches_table(matches: Iterable[Mapping[str, Any]], lang: str = "en") -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The matches as the counselor reads them: labelled columns (Chinese in a Chinese session, with the Chinese
+    title first), and the column settings for st.dataframe."""
+    columns = SHOWN_COLUMNS["zh" if lang == "zh" else "en"]
+    labels = {name: COLUMN_LABELS[name][0 if lang == "zh" else 1] for name in columns}
+    frame = matches_frame(matches)[list(columns)].rename(columns=labels)
+    config = {labels["score"]: st.column_config.NumberColumn(format="%.2f"),
+              labels["rank"]: st.column_config.NumberColumn(width="small")}
+    return frame, config

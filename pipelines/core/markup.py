@@ -21,9 +21,10 @@ _IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _LINK = re.compile(r"(?<!\\)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _REF_IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[[^\]]*\]")
 _REF_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S+.*$", re.M)
-_AUTOLINK = re.compile(r"<((?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:|www\.)[^<>\s]*)>")
-_HTML_TAG = re.compile(r"<(/?[a-zA-Z!?][^<>]*)>")
-_SCRIPT_SCHEME = re.compile(r"\b(javascript|vbscript|data)\s*:", re.I)
+# Only a `<` that no backslash escapes opens an autolink or a tag (reports hold escaped outside text).
+_AUTOLINK = re.compile(r"(?<!\\)((?:\\\\)*)<((?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:|www\.)[^<>\s]*)>")
+_HTML_TAG = re.compile(r"(?<!\\)((?:\\\\)*)<(/?[a-zA-Z!?][^<>]*)>")
+_SCRIPT_SCHEME = re.compile(r"\b(javascript|vbscript|data)\s*:(?!\u2060)", re.I)  # not one escape_markdown broke
 # Cells a spreadsheet would run as a formula (CSV injection)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
@@ -47,8 +48,8 @@ def sanitize_markdown(markdown: Any) -> str:
     text = _REF_IMAGE.sub(lambda m: m.group(1), text)
     text = _LINK.sub(lambda m: m.group(1), text)
     text = _REF_DEFINITION.sub("", text)
-    text = _AUTOLINK.sub(lambda m: m.group(1), text)
-    text = _HTML_TAG.sub(lambda m: "\\<" + m.group(1) + "\\>", text)
+    text = _AUTOLINK.sub(lambda m: m.group(1) + m.group(2), text)
+    text = _HTML_TAG.sub(lambda m: m.group(1) + "\\<" + m.group(2) + "\\>", text)
     return _SCRIPT_SCHEME.sub(lambda m: m.group(1) + "\\:", text)
 
 

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import functools
 import io
-import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
-
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -22,7 +19,9 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame,
                                 Spacer, Table, TableStyle)
 
 from pipelines.core import pdf_charts as charts
-from pipelines.core.pdf_charts import CJK_FONT, INK, MUTED, is_wide, printable
+from pipelines.core.pdf_charts import CJK_FONT, INK, MUTED
+from pipelines.core.pdf_markdown import render_markdown
+from pipelines.core.pdf_text import column_widths, inline_markdown, markup, plain_markdown
 
 __all__ = ["PdfDocument", "markup", "inline_markdown"]
 
@@ -32,7 +31,6 @@ LINE = colors.HexColor("#C9D0D9")
 CODE_BG = colors.HexColor("#F4F4F2")
 CELL_LIMIT = 1500  # a table row taller than a page cannot be laid out; nobody reads more in a cell anyway
 _CJK_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
-_INLINE_RE = re.compile(r"(\*\*[^*\n]+?\*\*|`[^`\n]+`)")
 
 
 @functools.cache
@@ -40,28 +38,6 @@ def _register_fonts() -> None:
     pdfmetrics.registerFont(UnicodeCIDFont(CJK_FONT))
     # <b>/<i> around CJK text would otherwise fail: the CID font has no bold or italic face.
     pdfmetrics.registerFontFamily(CJK_FONT, normal=CJK_FONT, bold=CJK_FONT, italic=CJK_FONT, boldItalic=CJK_FONT)
-
-
-def markup(text: Any) -> str:
-    """Plain text as paragraph markup: escaped, characters the standard fonts lack set in the CJK font."""
-    out = []
-    for wide, run in itertools.groupby(printable(text), key=is_wide):
-        chunk = escape("".join(run))
-        out.append(f'<font face="{CJK_FONT}">{chunk}</font>' if wide else chunk)
-    return "".join(out)
-
-
-def inline_markdown(text: str) -> str:
-    """**bold** and `code` as paragraph markup; everything else escaped."""
-    out = []
-    for part in _INLINE_RE.split(text):
-        if part.startswith("**") and part.endswith("**") and len(part) > 4:
-            out.append(f"<b>{markup(part[2:-2])}</b>")
-        elif part.startswith("`") and part.endswith("`") and len(part) > 2:
-            out.append(f'<font face="Courier" size="-1" color="#8A2D3B">{markup(part[1:-1])}</font>')
-        else:
-            out.append(markup(part))
-    return "".join(out)
 
 
 def _lines(text: str) -> str:
@@ -177,30 +153,37 @@ class PdfDocument:
         self.add(PageBreak())
 
     # tables -----------------------------------------------------------------------------------
-    def _cell(self, value: Any, style: str = "cell", md: bool = False) -> Paragraph:
+    @staticmethod
+    def _cell_text(value: Any, md: bool = False) -> str:
         text = "" if value is None else str(value)
         text = text if len(text) <= CELL_LIMIT else text[:CELL_LIMIT] + "…"
-        if md:  # a cell holds no block markup: list items become bullet characters on their own lines
-            return self._make(_lines(inline_markdown(re.sub(r"(?m)^\s*[-*+]\s+", "• ", text))), style)
-        return self._make(_lines(markup(text)), style)
+        # a Markdown cell holds no block markup: list items become bullet characters on their own lines
+        return re.sub(r"(?m)^\s*[-*+]\s+", "• ", text) if md else text
+
+    def _cell(self, value: Any, style: str = "cell", md: bool = False) -> Paragraph:
+        text = self._cell_text(value, md)
+        return self._make(_lines(inline_markdown(text) if md else markup(text)), style)
 
     def _widths(self, header: Sequence[Any], rows: Sequence[Sequence[Any]],
-                col_widths: Sequence[float] | None) -> list[float]:
+                col_widths: Sequence[float] | None, md: bool = False) -> list[float]:
         if col_widths:
             # Fractions of the text width (summing to at most 1) or absolute points.
             scale = self.width if sum(col_widths) <= 1.0001 else 1
             return [w * scale for w in col_widths]
-        sample = rows[:200]
-        need = [max([len(str(h))] + [min(len(str(r[i] if i < len(r) else "")), 60) for r in sample]) + 2
-                for i, h in enumerate(header)]
-        return [self.width * n / sum(need) for n in need]
+        def shown(value: Any) -> str:
+            text = self._cell_text(value, md)
+            return plain_markdown(text) if md else text
+        size = self.styles["cell"].fontSize
+        # The frame pads the text width by 6 points on each side: a table as wide as the text would overflow it.
+        return column_widths([shown(h) for h in header], [[shown(c) for c in row] for row in rows[:200]],
+                             self.width - 12, size)
 
     def table(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], col_widths: Sequence[float] | None = None,
               zebra: bool = True, cell_colors: Mapping[tuple[int, int | None], Any] | None = None,
               markdown: bool = False) -> Table:
         """Wrapped cells; the header repeats on every page. cell_colors maps (row, col) of rows — col None for
         the whole row — to a colour or "#hex"."""
-        widths = self._widths(header, rows, col_widths)
+        widths = self._widths(header, rows, col_widths, markdown)
         data = [[self._cell(h, "head", markdown) for h in header]]
         data += [[self._cell(row[i] if i < len(row) else "", md=markdown) for i in range(len(header))] for row in rows]
         style = [("BACKGROUND", (0, 0), (-1, 0), ACCENT), ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -295,6 +278,3 @@ class PdfDocument:
     def save(self, path: str | Path) -> Path:
         Path(path).write_bytes(self.build())
         return Path(path)
-
-
-from pipelines.core.pdf_markdown import render_markdown  # noqa: E402 - it needs PdfDocument's helpers

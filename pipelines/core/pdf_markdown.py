@@ -6,13 +6,14 @@ import itertools
 import re
 from typing import TYPE_CHECKING
 
-from pipelines.core.pdf import inline_markdown
+from pipelines.core.pdf_text import inline_markdown, plain_markdown
 
 if TYPE_CHECKING:
     from pipelines.core.pdf import PdfDocument
 
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|(\d+)[.)])\s+(.*)$")
 TABLE_RULE = re.compile(r":?-{2,}:?")
+CELL_SEPARATOR = re.compile(r"(?<!\\)\|")  # an escaped \| is a pipe inside a cell
 
 
 def render_markdown(doc: PdfDocument, md: str) -> None:
@@ -42,7 +43,7 @@ def render_markdown(doc: PdfDocument, md: str) -> None:
             doc.add(doc._make(inline_markdown(stripped.lstrip("> ")), "subtitle"))
         elif m := re.match(r"^(#{1,6})\s+(.*)$", stripped):
             flush()
-            doc.heading(m.group(2).strip("# "), min(len(m.group(1)), 3))
+            doc.heading(plain_markdown(m.group(2).strip("# ")), min(len(m.group(1)), 3))
         elif m := LIST_ITEM.match(lines[i - 1]):
             flush()
             bullet = f"{m.group(1)}." if m.group(1) else "•"
@@ -55,7 +56,14 @@ def render_markdown(doc: PdfDocument, md: str) -> None:
 
 
 def _table(doc: PdfDocument, lines: list[str]) -> None:
-    cells = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines]
+    cells = [[c.strip() for c in CELL_SEPARATOR.split(_outer_pipes(ln))] for ln in lines]
     cells = [row for row in cells if not all(TABLE_RULE.fullmatch(c) for c in row if c)]
     if cells:
         doc.table(cells[0], cells[1:], markdown=True)
+
+
+def _outer_pipes(line: str) -> str:
+    """The row without the pipes that open and close it."""
+    line = line.strip()
+    line = line[1:] if line.startswith("|") else line
+    return line[:-1] if line.endswith("|") and not line.endswith("\\|") else line

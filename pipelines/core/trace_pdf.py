@@ -117,8 +117,7 @@ def _steps(doc: PdfDocument, records: Sequence[StepRecord], redact) -> None:
                      redact(r.error) if r.error else ""])
         if r.status in STEP_STATUS_COLORS:
             tints[(i, 2)] = STEP_STATUS_COLORS[r.status]
-    doc.table(["Step", "Nodes", "Status", "Duration (ms)", "Model calls", "Tokens", "Error"], rows,
-              col_widths=[0.06, 0.3, 0.11, 0.11, 0.08, 0.08, 0.26], cell_colors=tints)
+    doc.table(["Step", "Nodes", "Status", "Duration (ms)", "Model calls", "Tokens", "Error"], rows, cell_colors=tints)
 
 
 def _section(doc: PdfDocument, title: str, room: float) -> None:
@@ -206,7 +205,7 @@ def _counters(doc: PdfDocument, counters: dict[str, dict[str, Any]], records: Se
         limit, value = c.get("limit"), int(c.get("value") or 0)
         state = "limit reached" if limit and value >= limit else (f"{value / limit:.0%} of the limit" if limit else "")
         rows.append([c["label"], name, value, limit if limit is not None else "none", state])
-    doc.table(["Counter", "Field", "Value", "Limit", ""], rows, col_widths=[0.38, 0.22, 0.1, 0.1, 0.2])
+    doc.table(["Counter", "Field", "Value", "Limit", ""], rows)
     completed = [r for r in records if r.status == "completed" and r.counters]
     series = [CounterSeries(title=f"{c['label']} ({name})", steps=[r.step for r in completed if name in r.counters],
                             values=[r.counters[name] for r in completed if name in r.counters],

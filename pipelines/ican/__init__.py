@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from pipelines.core.registry import ASSETS_DIR, Counter, InterruptSpec, InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.session import format_validation_error
-from pipelines.core.text import detect_language
+from pipelines.core.state_edit import input_field_rules
 from pipelines.ican.graph import build_graph
+from pipelines.ican.language import first_language
 from pipelines.ican.nodes import CLIENT_MESSAGE, MAX_CLIENT_TURNS
 from pipelines.ican.pdf_report import ican_pdf
 from pipelines.ican.report import build_report
@@ -30,13 +31,14 @@ def _resume_from_file(path_text: str) -> tuple[str, str, str]:
     except FileNotFoundError:
         return "", path.name, f"{path.name}: no such file; the session goes on without a resume."
     except ResumeFileError as exc:
-        return "", path.name, str(exc)
+        return "", path.name, f"{exc}; the session goes on without it."
     except OSError as exc:
         return "", path.name, f"{path.name} cannot be read ({exc.strerror}); the session goes on without it."
 
 
 def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
-    """`{"raw_input": "<the client's first message>"}`, optionally with `resume_text` or `resume_file`."""
+    """`{"raw_input": "<the client's first message>"}`, optionally with `resume_text` or `resume_file`, and the
+    session's `language` (else the first message's)."""
     try:
         data = RunInput.model_validate(dict(raw))
     except ValidationError as exc:
@@ -44,7 +46,7 @@ def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
     state: dict[str, Any] = {
         "session_id": data.session_id or thread_id, "raw_input": data.raw_input,
         "conversation_history": [{"role": "user", "content": data.raw_input}],
-        "language": detect_language(data.raw_input), "progress": 0, "client_turns": 1,
+        "language": data.language or first_language(data.raw_input), "progress": 0, "client_turns": 1,
     }
     if data.resume_file:
         text, name, issue = _resume_from_file(data.resume_file)
@@ -54,6 +56,16 @@ def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
         state.update(resume_text=data.resume_text if ok else "", resume_name=data.resume_name or "pasted resume",
                      resume_issue="" if ok else not_a_resume_message("The pasted text"))
     return state
+
+
+def run_title(raw: Mapping[str, Any], limit: int = 60) -> str | None:
+    """A run is named by the client's first words, so that a list of sessions tells them apart."""
+    text = " ".join(str(raw.get("raw_input") or "").split())
+    if len(text) <= limit:
+        return text or None
+    cut = text[:limit - 1]
+    # at a word's end where there is one in the second half (Chinese has no spaces: cut anywhere)
+    return (cut[:cut.rindex(" ")] if " " in cut[limit // 2:] else cut).rstrip(" ,;:") + "…"
 
 
 def make_context(deps: RuntimeDeps) -> ICanContext:
@@ -88,4 +100,7 @@ SPEC = PipelineSpec(
                  "holland_code", "career_matches", "target_match", "final_report"),
     done_message="The session is complete: the Results tab has the RIASEC profile, the matches, the report and the PDF.",
     pdf=ican_pdf,
+    run_title=run_title,
+    field_rules={**input_field_rules(RunInput, "raw_input", "resume_text", "resume_name"),
+                 "language": Literal["en", "zh"]},
 )

@@ -11,10 +11,10 @@ from langgraph.types import interrupt
 from pipelines.core.jsonable import as_prompt_json
 from pipelines.core.models import ModelCallError
 from pipelines.core.stepping import subgraph_step_options
-from pipelines.core.text import detect_language
 from pipelines.ican import prompts, report, resume
 from pipelines.ican.guide_graph import GUIDE_GRAPH
 from pipelines.ican.guide_nodes import LANGUAGE_NAMES, ask_model, conversation_text, user_text
+from pipelines.ican.language import first_language, language_after
 from pipelines.ican.occupations import career_matches, client_skills
 from pipelines.ican.riasec import score_riasec
 from pipelines.ican.schemas import RIASEC, RiasecProfile, StructuredProfile
@@ -41,7 +41,7 @@ def guide_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str
     ctx = runtime.context
     history = list(state.get("conversation_history") or [])
     said = user_text(history)
-    language = detect_language(said)
+    language = language_after(state.get("language"), [t["content"] for t in history if t.get("role") == "user"])
     info = {k: v for k, v in (state.get("collected_info") or {}).items() if k not in ("examined", "closing_turn")}
     loops = int(state.get("guide_loop_count") or 0)
     info["closing_turn"] = client_turns(history) >= MAX_CLIENT_TURNS or loops >= ctx.max_guide_loops
@@ -84,7 +84,7 @@ def client_turn(state: dict[str, Any]) -> dict[str, Any]:
 
 def resume_parser_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str, Any]:
     history = state.get("conversation_history") or []
-    lang = state.get("language") or detect_language(user_text(history))
+    lang = state.get("language") or first_language(user_text(history))
     text, issue = state.get("resume_text") or "", state.get("resume_issue") or ""
     if text and not resume.looks_like_resume(text):
         text, issue = "", resume.not_a_resume_message(state.get("resume_name") or "the resume text")

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pipelines.core.text import Phrasebook
+from pipelines.ican.education import degree_in, field_after_degree
 from pipelines.ican.occupations import client_skills, skill_names
 from pipelines.ican.riasec import interest_terms, value_terms
 from pipelines.ican.schemas import BasicInfo, NeedAssessment
@@ -87,9 +88,6 @@ def assess_need(user_text: str, lang: str, first_turn: bool) -> NeedAssessment:
     return NeedAssessment(need=need, emotion=emotion, acknowledgement=ack)
 
 
-DEGREES = (("PhD", ("phd", "doctorate", "博士")), ("Master's", ("master", "msc", "mba", "硕士", "研究生")),
-            ("Bachelor's", ("bachelor", "bsc", "undergraduate", "college degree", "本科", "学士", "大学")),
-            ("Associate", ("associate degree", "大专", "专科")), ("High school", ("high school", "高中", "中专")))
 _NUMBERS_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _NUMBERS_EN = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                "ten": 10, "a couple of": 2, "a few": 3, "several": 4}
@@ -150,14 +148,13 @@ def _major_zh(before: str) -> str | None:
 
 
 def extract_basic_info(user_text: str, lang: str) -> BasicInfo:
-    lowered = user_text.lower()
-    degree = next((name for name, cues in DEGREES if any(c in lowered for c in cues)), None)
     major = _MAJOR_EN.search(user_text)
     major_zh = _MAJOR_ZH.search(user_text)
     target = _TARGET_EN.search(user_text) or _TARGET_ZH.search(user_text)
     return BasicInfo(
-        education=degree, current_role=_role(user_text),
-        major=major.group(1).strip() if major else _major_zh(major_zh.group(1)) if major_zh else None,
+        education=degree_in(user_text), current_role=_role(user_text),
+        major=major.group(1).strip() if major else field_after_degree(user_text) or (
+            _major_zh(major_zh.group(1)) if major_zh else None),
         years_experience=years_of_experience(user_text), skills=skill_names(client_skills(user_text), lang),
         interests=interest_terms(user_text), values=value_terms(user_text),
         target=target.group(1).strip() if target else None)

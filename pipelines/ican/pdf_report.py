@@ -57,7 +57,7 @@ def ican_pdf(state: Mapping[str, Any], date: str | None = None) -> bytes:
         doc.heading(SAY("matches", lang), 2)
         doc.table([SAY(k, lang) for k in ("rank", "occupation", "interest", "match", "why")],
                   [[i + 1, match_title(m, lang), m.get("high_point_code", ""), f"{m['score']:.2f}", m["reason"]]
-                   for i, m in enumerate(matches)], col_widths=[0.05, 0.27, 0.1, 0.08, 0.5])
+                   for i, m in enumerate(matches)])
     if history:
         doc.heading(SAY("conversation", lang), 2)
         for turn in history:
@@ -74,7 +74,7 @@ def _riasec(doc: PdfDocument, scores: Mapping[str, int], evidence: Mapping[str, 
                     height=240)
     doc.table([SAY("type", lang), SAY("score", lang), SAY("evidence", lang)],
               [[f"{t} · {type_name(t, lang)}", scores.get(t, 0), " / ".join(evidence.get(t, [])[:3]) or "—"]
-               for t in RIASEC], col_widths=[0.2, 0.1, 0.7])
+               for t in RIASEC])
 
 
 def _without_title(markdown: str) -> str:

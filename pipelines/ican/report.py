@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pipelines.core.markup import escape_markdown
 from pipelines.core.text import Phrasebook, join_items
 from pipelines.ican.occupations import occupation_by_code, skill_names, skills_vocabulary
 from pipelines.ican.riasec import type_name
@@ -77,6 +78,11 @@ def match_title(match: Mapping[str, Any], lang: str) -> str:
     return f"{zh}（{match['title']}）" if lang == "zh" and zh else str(match["title"])
 
 
+def _md(text: Any) -> str:
+    """Outside text (the client's words, a file's name, a model's field) inside the report's Markdown."""
+    return escape_markdown(text, line_breaks=False)
+
+
 def _skills_gap(matches: list[Mapping[str, Any]], client_text: str, lang: str) -> list[str]:
     _, client_matcher, _ = skills_vocabulary()
     have = client_matcher.labels(client_text)
@@ -100,37 +106,38 @@ def write_report(state: Mapping[str, Any]) -> str:
     profile = state.get("structured_profile") or {}
     lines = [SAY("title", lang), "", SAY("summary", lang), ""]
     if profile.get("summary"):
-        lines.append(str(profile["summary"]))
+        lines.append(_md(profile["summary"]))
     names = join_items([type_name(t, lang) for t in code], lang)
-    lines.append(SAY("code", lang, code=code, names=names) + (" " + SAY("top_match", lang, title=match_title(
-        matches[0], lang)) if matches else ""))
+    lines.append(SAY("code", lang, code=_md(code), names=names) + (" " + SAY("top_match", lang, title=_md(
+        match_title(matches[0], lang))) if matches else ""))
     if state.get("forced_analysis"):
         missing = [FIELD_NAMES[f][0 if lang == "zh" else 1] for f in state.get("missing_fields") or [] if f in FIELD_NAMES]
         lines += ["", SAY("forced", lang, missing=join_items(missing, lang) if missing else "—")]
     if state.get("resume_issue"):
-        lines += ["", SAY("resume_issue", lang, issue=state["resume_issue"])]
+        lines += ["", SAY("resume_issue", lang, issue=_md(state["resume_issue"]))]
     lines += ["", SAY("profile", lang), ""]
     for letter in sorted(RIASEC, key=lambda t: (t not in code, code.index(t) if t in code else RIASEC.index(t))):
         lines.append(SAY("means", lang, letter=letter, name=type_name(letter, lang), score=scores.get(letter, 0),
                          meaning=MEANING[letter][0 if lang == "zh" else 1]))
-        quotes = [f"“{q}”" for q in evidence.get(letter, [])[:2]]
+        quotes = [f"“{_md(q)}”" for q in evidence.get(letter, [])[:2]]
         if letter in code and quotes:
             lines.append(SAY("evidence", lang, quotes=join_items(quotes, lang)))
     lines += ["", SAY("matches", lang), "", SAY("table", lang)]
     for match in matches[:5]:
-        lines.append(f"| {match_title(match, lang)} | {match.get('high_point_code', '')} | {match['score']:.2f} | "
-                     f"{match['reason'].replace('|', '/')} |")
+        lines.append(f"| {_md(match_title(match, lang))} | {_md(match.get('high_point_code', ''))} | "
+                     f"{match['score']:.2f} | {_md(match['reason'])} |")
     target = state.get("target_match")
     if target:
-        lines += ["", SAY("target", lang, title=match_title(target, lang), code=target.get("high_point_code", ""),
-                          rank=target["rank"], of=target["of"], score=target["score"])]
+        lines += ["", SAY("target", lang, title=_md(match_title(target, lang)),
+                          code=_md(target.get("high_point_code", "")), rank=target["rank"], of=target["of"],
+                          score=target["score"])]
     lines += ["", SAY("growth", lang), ""]
     lines += [f"- {GROWTH[t][0 if lang == 'zh' else 1]}" for t in code[:2]]
     said = "\n".join(t["content"] for t in state.get("conversation_history") or [] if t.get("role") == "user")
     gap = _skills_gap(matches, said + "\n" + (state.get("resume_text") or ""), lang)
     if gap:
         lines.append(SAY("skills_gap", lang, skills=join_items(gap, lang)))
-    titles = join_items([match_title(m, lang) for m in matches[:3]], lang)
+    titles = join_items([_md(match_title(m, lang)) for m in matches[:3]], lang)
     lines += ["", SAY("next", lang), "", SAY("step1", lang, titles=titles),
               SAY("step2", lang, name=type_name(code[0], lang) if code else ""), SAY("step3", lang),
               SAY("step4", lang)]

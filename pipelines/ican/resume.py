@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.ican.occupations import client_skills, skill_names
-from pipelines.ican.offline import DEGREES, extract_basic_info, years_of_experience
+from pipelines.ican.education import degree_in, field_after_degree, mentions_degree
+from pipelines.ican.offline import extract_basic_info, years_of_experience
 from pipelines.ican.schemas import EducationEntry, ExperienceEntry, StructuredProfile
 
 MAX_RESUME_BYTES = 5 * 1024 * 1024
@@ -29,9 +30,14 @@ class ResumeFileError(ValueError):
     """An uploaded resume cannot be used; the message says why, in words a counselor can act on."""
 
 
-def not_a_resume_message(name: str) -> str:
+def not_a_resume_reason(name: str) -> str:
     return (f"{name} does not look like a resume (no sections such as education, experience or skills, and no "
-            "dates); the session goes on without it.")
+            "dates)")
+
+
+def not_a_resume_message(name: str) -> str:
+    """The note a running session keeps about a text it could not use as a resume."""
+    return f"{not_a_resume_reason(name)}; the session goes on without it."
 
 
 def read_resume(name: str, data: bytes) -> str:
@@ -60,7 +66,7 @@ def read_resume(name: str, data: bytes) -> str:
     if not text:
         raise ResumeFileError(f"{name} has no text to read (a scanned image needs OCR first)")
     if not looks_like_resume(text):
-        raise ResumeFileError(not_a_resume_message(name))
+        raise ResumeFileError(not_a_resume_reason(name))
     return text[:MAX_RESUME_CHARS]
 
 
@@ -88,13 +94,12 @@ def looks_like_resume(text: str) -> bool:
 def _education(lines: list[str]) -> list[EducationEntry]:
     entries = []
     for line in lines:
-        lowered = line.lower()
-        degree = next((name for name, cues in DEGREES if any(c in lowered for c in cues)), None)
+        degree = degree_in(line)
         if degree and len(line) < 200:
             year = re.search(r"(?:19|20)\d{2}", line)
             school = re.search(r"([A-Z][\w.&' ]+(?:University|College|Institute|School))|([\u4e00-\u9fff]{2,12}(?:大学|学院))", line)
             entries.append(EducationEntry(degree=degree, school=school.group(0).strip() if school else None,
-                                          year=year.group(0) if year else None, field=None))
+                                          year=year.group(0) if year else None, field=field_after_degree(line)))
     return entries[:4]
 
 
@@ -111,7 +116,7 @@ def _experience(lines: list[str]) -> tuple[list[ExperienceEntry], float | None]:
     entries, years = [], 0.0
     for i, line in enumerate(lines):
         match = _DATE_RANGE.search(line)
-        if not match or any(c in line.lower() for _, cues in DEGREES for c in cues):
+        if not match or mentions_degree(line):
             continue
         start, end_text = int(match.group(1)), match.group(2).lower()
         years += max(0, (int(end_text) if end_text.isdigit() else datetime.date.today().year) - start)

@@ -4,12 +4,25 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, StringConstraints
+from pydantic_core import PydanticCustomError
 
 MAX_MESSAGE_CHARS = 4000
 RIASEC = ("R", "I", "A", "S", "E", "C")
 
-ClientText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE_CHARS)]
+
+def too_long_message(length: int) -> str:
+    return (f"The message is {length:,} characters; the limit is {MAX_MESSAGE_CHARS:,}: shorten it, or send the "
+            "rest as the next message")
+
+
+def _within_limit(text: str) -> str:
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise PydanticCustomError("message_too_long", "{reason}", {"reason": too_long_message(len(text))})
+    return text
+
+
+ClientText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1), AfterValidator(_within_limit)]
 
 
 class RunInput(BaseModel):
@@ -18,6 +31,7 @@ class RunInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
     raw_input: ClientText
     session_id: str | None = None
+    language: Literal["en", "zh"] | None = Field(default=None, description="else set by the first message")
     resume_text: str | None = Field(default=None, max_length=200_000)
     resume_name: str | None = Field(default=None, max_length=200)
     resume_file: str | None = Field(default=None, description="path of a PDF, DOCX, TXT or Markdown resume")

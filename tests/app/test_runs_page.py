@@ -200,3 +200,14 @@ def test_a_database_that_is_down_gets_a_clear_message(page, monkeypatch):
     assert not app.exception
     (error,) = app.error
     assert error.value.startswith("Stepwise cannot reach its storage: cannot open PostgreSQL checkpoints at")
+
+
+def test_a_title_renamed_to_markdown_is_shown_as_typed(page, stored):
+    app = page("runs")
+    select(app, stored["satisfied"])
+    app.text_input(key=f"runs_title_{stored['satisfied']}").input("![x](http://evil.example/p.png) **big** [a](javascript:x)")
+    app.button(key="runs_rename_save").click().run()
+    no_errors(app)
+    shown = texts(app)
+    assert "![x](" not in shown and "**big**" not in shown and "[a](javascript" not in shown
+    assert "!\\[x\\](http\u2060://evil.example/p.png) \\*\\*big\\*\\*" in shown

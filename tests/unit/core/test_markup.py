@@ -98,3 +98,10 @@ def test_bare_urls_and_addresses_are_broken_so_no_autolink_makes_them_links():
 def test_streamlit_directives_stay_text():
     assert escape_markdown(":red[x] :material/delete:") == ":\u2060red\\[x\\] :\u2060material/delete:"
     assert escape_markdown("Error: failed") == "Error: failed"
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_escaped_text_passes_the_sanitiser_unchanged(text):
+    """Reports escape what they quote and the page sanitises the whole report: the two must not fight."""
+    escaped = escape_markdown(text)
+    assert sanitize_markdown(escaped) == escaped

@@ -149,3 +149,16 @@ def test_a_run_on_a_chat_model_has_its_provider_and_tokens_per_node(studio, spec
     assert "input tokens" in text and "output tokens" in text
     calls = sum(r.model_calls for r in session.records())
     assert f"Model calls {calls} · tokens {calls * 100:,} in / {calls * 40:,} out" in flat(text)
+
+
+def test_the_report_pages_render_markdown_like_the_other_pdfs(studio, spec, settings):
+    data = scenario("english_teacher_to_ux")
+    session = studio.new_session(spec, data["input"], settings, scenario="english_teacher_to_ux")
+    run_with_answers(session, data["answers"])
+    report = session.spec.report(session.values())
+    assert "*success:*" in report and "| Week |" in report  # what the report's Markdown asks for...
+    reader, text = read(build_trace_pdf(session))
+    assert "success:" in text and "*success:*" not in text  # ...italic, not asterisks
+    assert re.search(r"^ ?Week\nTask\nHours\nDeliverable\n", text, re.M)  # each header whole: no "Wee/k"
+    fonts = {str(f.get_object()["/BaseFont"]) for page in reader.pages for f in page["/Resources"]["/Font"].values()}
+    assert "/Helvetica-Oblique" in fonts

@@ -11,10 +11,14 @@ import plotly.graph_objects as go
 
 from dashboard.components.metrics_charts import empty_figure
 from pipelines.flink_diagnosis.categories import label
+from pipelines.flink_diagnosis.display import shown_confidence, status_label
 from pipelines.flink_diagnosis.patterns import headline
 
 RESULT_COLUMNS = ["id", "job_id", "job_name", "status", "category", "category_label", "priority", "confidence",
                   "root_cause", "headline", "attempts", "created_at", "updated_at"]
+# Axis and legend titles in words, not the frame's column names.
+LABELS = {"category_label": "Category", "priority": "Priority", "exceptions": "Exceptions",
+          "confidence": "Confidence", "status": "Status", "updated_at": "Finished"}
 PRIORITY_COLORS = {"high": "#d62728", "medium": "#ff7f0e", "low": "#2ca02c", "—": "#999999"}
 
 
@@ -28,7 +32,8 @@ def results_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
             "id": row["exception_id"], "job_id": row["job_id"], "job_name": row.get("job_name") or "",
             "status": row["status"], "category": category, "category_label": label(category) if category else "—",
             "priority": diagnosis.get("priority") or "—",
-            "confidence": float(diagnosis["confidence"]) if "confidence" in diagnosis else None,
+            # Cut to the three decimals the tables show: a 0.795 is never drawn as 0.80.
+            "confidence": shown_confidence(diagnosis.get("confidence")),
             "root_cause": diagnosis.get("root_cause") or row.get("error") or "",
             "headline": headline(row.get("error_message") or "", 160), "attempts": row.get("attempts", 0),
             "created_at": pd.to_datetime(row.get("created_at"), utc=True),
@@ -44,8 +49,8 @@ def make_category_figure(df: pd.DataFrame) -> go.Figure:
     counts = done.groupby(["category_label", "priority"]).size().reset_index(name="exceptions")
     order = done["category_label"].value_counts().index.tolist()
     figure = px.bar(counts, x="exceptions", y="category_label", color="priority", orientation="h",
-                    color_discrete_map=PRIORITY_COLORS, category_orders={"category_label": order})
-    figure.update_layout(height=max(260, 26 * len(order) + 80), yaxis_title=None, legend_title="priority",
+                    color_discrete_map=PRIORITY_COLORS, category_orders={"category_label": order}, labels=LABELS)
+    figure.update_layout(height=max(260, 26 * len(order) + 80), yaxis_title=None, legend_title="Priority",
                          margin=dict(l=10, r=10, t=10, b=10))
     return figure
 
@@ -56,8 +61,8 @@ def make_confidence_figure(df: pd.DataFrame) -> go.Figure:
     if scored.empty:
         return empty_figure("No diagnoses yet")
     figure = px.histogram(scored, x="confidence", color="priority", nbins=10, range_x=[0, 1],
-                          color_discrete_map=PRIORITY_COLORS)
-    figure.update_layout(height=280, bargap=0.05, yaxis_title="exceptions", margin=dict(l=10, r=10, t=10, b=10))
+                          color_discrete_map=PRIORITY_COLORS, labels=LABELS)
+    figure.update_layout(height=280, bargap=0.05, yaxis_title="Exceptions", margin=dict(l=10, r=10, t=10, b=10))
     return figure
 
 
@@ -79,8 +84,8 @@ def make_throughput_figure(df: pd.DataFrame) -> go.Figure:
     buckets = (finished.groupby(["status", pd.Grouper(key="updated_at", freq=freq)]).size()
                .reset_index(name="exceptions"))
     figure = px.bar(buckets, x="updated_at", y="exceptions", color="status",
-                    color_discrete_map={"completed": "#2ca02c", "failed": "#d62728"})
-    figure.update_layout(height=280, xaxis_title=None, yaxis_title=f"exceptions per {name}",
+                    color_discrete_map={"completed": "#2ca02c", "failed": "#d62728"}, labels=LABELS)
+    figure.update_layout(height=280, xaxis_title=None, yaxis_title=f"Exceptions per {name}",
                          margin=dict(l=10, r=10, t=10, b=10))
     # A few bars would otherwise stretch across the whole axis: show some empty buckets around them.
     step = pd.Timedelta(freq)
@@ -94,7 +99,7 @@ def make_status_figure(counts: Mapping[str, int]) -> go.Figure:
     if not any(counts.values()):
         return empty_figure("The queue is empty")
     colors = {"pending": "#1f77b4", "in_progress": "#ff7f0e", "completed": "#2ca02c", "failed": "#d62728"}
-    figure = go.Figure(go.Bar(x=list(counts.values()), y=list(counts), orientation="h",
+    figure = go.Figure(go.Bar(x=list(counts.values()), y=[status_label(k) for k in counts], orientation="h",
                               marker_color=[colors.get(k, "#999") for k in counts]))
     figure.update_layout(height=200, margin=dict(l=10, r=10, t=10, b=10))
     return figure

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,28 +11,36 @@ import streamlit as st
 
 from dashboard.components.flink_charts import make_category_figure, make_confidence_figure, make_throughput_figure
 from dashboard.components.flink_views import render_diagnosis_card
+from pipelines.core.markup import escape_markdown
 from pipelines.flink_diagnosis.cli import result_row, write_results_csv
+from pipelines.flink_diagnosis.display import PRIORITY_LABELS, status_label
 
 PRIORITIES = ["high", "medium", "low"]
+RESULT_STATUSES = ["completed", "failed"]
+CONFIDENCE = st.column_config.ProgressColumn("Confidence", min_value=0.0, max_value=1.0, format="%.3f")
+TABLE_COLUMNS = {"id": "ID", "job_id": "Job ID", "job_name": "Job name", "category_label": "Category",
+                 "priority": "Priority", "confidence": CONFIDENCE, "status": "Status", "root_cause": "Root cause"}
 
 
 def filter_results(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Priority and status as pills (never cut short, unlike chips in a narrow multiselect), confidence and
+    the categories on a row of their own. A filter with nothing selected filters nothing."""
     with st.container(border=True):
-        cols = st.columns([1, 2, 2, 1])
-        priorities = cols[0].multiselect("Priority", PRIORITIES, default=PRIORITIES, key="flink_results_priority")
-        categories = sorted(c for c in frame["category_label"].unique() if c != "—")
-        chosen = cols[1].multiselect("Category", categories, key="flink_results_category",
-                                     placeholder="all categories")
+        cols = st.columns([1, 1, 2])
+        priorities = cols[0].pills("Priority", PRIORITIES, selection_mode="multi", default=PRIORITIES,
+                                   format_func=PRIORITY_LABELS.get, key="flink_results_priority") or PRIORITIES
+        statuses = cols[1].pills("Status", RESULT_STATUSES, selection_mode="multi", default=RESULT_STATUSES,
+                                 format_func=status_label, key="flink_results_status") or RESULT_STATUSES
         low, high = cols[2].slider("Confidence", 0.0, 1.0, (0.0, 1.0), step=0.05, key="flink_results_confidence")
-        statuses = cols[3].multiselect("Status", ["completed", "failed"], default=["completed", "failed"],
-                                       key="flink_results_status")
-    mask = frame["status"].isin(statuses or ["completed", "failed"])
+        categories = sorted(c for c in frame["category_label"].unique() if c != "—")
+        chosen = st.multiselect("Category", categories, key="flink_results_category", placeholder="All categories")
+    mask = frame["status"].isin(statuses)
     diagnosed = frame["confidence"].notna()
     mask &= ~diagnosed | (frame["priority"].isin(priorities) & frame["confidence"].between(low, high))
     if chosen:
         mask &= frame["category_label"].isin(chosen)
-    filters = {"priority": ", ".join(priorities), "category": ", ".join(chosen) or "all",
-               "confidence": f"{low:.2f}–{high:.2f}", "status": ", ".join(statuses)}
+    filters = {"priority": ", ".join(PRIORITY_LABELS[p] for p in priorities), "category": ", ".join(chosen) or "all",
+               "confidence": f"{low:.2f}–{high:.2f}", "status": ", ".join(status_label(s) for s in statuses)}
     return frame[mask], filters
 
 
@@ -50,12 +57,9 @@ def render_result_charts(frame: pd.DataFrame) -> None:
 
 
 def render_result_table(frame: pd.DataFrame) -> int | None:
-    view = frame[["id", "job_id", "job_name", "category_label", "priority", "confidence", "status", "root_cause"]]
+    view = frame[list(TABLE_COLUMNS)].assign(status=frame["status"].map(status_label))
     event = st.dataframe(view, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-                         key="flink_results_table", column_config={
-                             "category_label": "category",
-                             "confidence": st.column_config.ProgressColumn("confidence", min_value=0.0,
-                                                                           max_value=1.0, format="%.2f")})
+                         key="flink_results_table", column_config=TABLE_COLUMNS)
     rows = event.selection.rows if event else []
     if not rows:
         st.caption("Select a row for its diagnosis card and a one-exception PDF.")
@@ -75,7 +79,8 @@ def render_exports(frame: pd.DataFrame, rows: list[dict[str, Any]], selected: di
     from pipelines.flink_diagnosis.pdf_report import diagnosis_pdf
 
     if selected is not None:
-        st.markdown(f"#### Exception {selected['exception_id']} · job `{selected['job_id']}`")
+        st.markdown(f"#### Exception {selected['exception_id']} · job "
+                    f"{escape_markdown(selected.get('job_name') or selected['job_id'], line_breaks=False)}")
         render_diagnosis_card(selected.get("diagnosis"), selected.get("error"))
         st.download_button("Download this diagnosis as PDF", data=diagnosis_pdf([selected]),
                            file_name=f"flink-diagnosis-{selected['exception_id']}.pdf", mime="application/pdf",

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 from pydantic import ValidationError
 
 from pipelines.core.registry import Counter, InvalidInput, PipelineSpec, RuntimeDeps
 from pipelines.core.session import format_validation_error
+from pipelines.flink_diagnosis.display import run_title
 from pipelines.flink_diagnosis.graph import build_graph
 from pipelines.flink_diagnosis.nodes import now_iso
 from pipelines.flink_diagnosis.report import build_report
-from pipelines.flink_diagnosis.schemas import RunInput
+from pipelines.flink_diagnosis.schemas import DiagnosisOutput, RunInput
 from pipelines.flink_diagnosis.state import MAX_DIAGNOSE_RETRIES, FlinkContext
 
 
@@ -49,6 +50,9 @@ SPEC = PipelineSpec(
     make_context=make_context,
     make_input=make_input,
     report=build_report,
+    run_title=run_title,
+    # A forked diagnosis must be one the model could have given: a known priority, confidence from 0 to 1.
+    field_rules={"diagnosis_result": Optional[DiagnosisOutput]},
     counters=(Counter("retry_count", "Diagnose retries", limit=MAX_DIAGNOSE_RETRIES,
                       loop_edge=("diagnose", "diagnose")),),
     field_order=("request", "job_info", "status", "retrieved_context", "diagnosis_result", "accumulated_case",

@@ -11,6 +11,7 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from pipelines.core.markup import spreadsheet_safe
 from pipelines.core.registry import InvalidInput
 from pipelines.core.settings import Settings, load_settings
 from pipelines.flink_diagnosis.schemas import DiagnosisOutput
@@ -119,11 +120,13 @@ def result_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_results_csv(rows: Iterable[dict[str, Any]], out: TextIO) -> None:
-    """Result rows as CSV; list fields (related_docs) joined with "; "."""
+    """Result rows as CSV; list fields (related_docs) joined with "; ". Every text cell is spreadsheet-safe: an
+    error message or job name starting with `=`, `+`, `-` or `@` must not run as a formula when opened."""
     writer = csv.DictWriter(out, fieldnames=RESULT_FIELDS)
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "; ".join(v) if isinstance(v, list) else v for k, v in row.items()})
+        writer.writerow({k: spreadsheet_safe("; ".join(map(str, v)) if isinstance(v, list) else v)
+                         for k, v in row.items()})
 
 
 def cmd_results(args: argparse.Namespace) -> int:

@@ -13,7 +13,8 @@ from pipelines.core.session import format_validation_error
 from pipelines.flink_diagnosis.patterns import exception_classes
 from pipelines.flink_diagnosis.schemas import SubmittedException
 
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+MAX_UPLOAD_MB = 20  # the upload widget's limit too; megabytes as Streamlit counts them (MiB)
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
 # A line that starts an exception: optional log prefix, then a qualified class ending in Exception/Error.
 HEADER_RE = re.compile(r"^(?!\s*(?:at\s|caused by|\.\.\.\s*\d+\s+more|suppressed:))"
                        r".*?\b((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable))(?::|\s*$)",
@@ -34,7 +35,7 @@ class UploadError(ValueError):
 
 def decode_upload(data: bytes, name: str) -> str:
     if len(data) > MAX_UPLOAD_BYTES:
-        raise UploadError(f"{name} is {len(data) / 1e6:.1f} MB; the limit is {MAX_UPLOAD_BYTES // 1_000_000} MB")
+        raise UploadError(f"{name} is {len(data) / 1024 / 1024:.1f} MB; the limit is {MAX_UPLOAD_MB} MB per file")
     if b"\x00" in data[:4096]:
         raise UploadError(f"{name} looks like a binary file; upload a .jsonl file or a text log")
     try:

@@ -14,6 +14,7 @@ from langsmith import traceable
 
 from pipelines.core.text import clip
 from pipelines.flink_diagnosis.categories import UNKNOWN
+from pipelines.flink_diagnosis.display import threshold_verdict
 from pipelines.flink_diagnosis.offline import diagnose_offline
 from pipelines.flink_diagnosis.prompts import DIAGNOSE
 from pipelines.flink_diagnosis.schemas import DiagnosisOutput
@@ -146,9 +147,9 @@ def accumulate(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[st
     ctx, job, result = runtime.context, state["job_info"], state.get("diagnosis_result") or {}
     confidence = float(result.get("confidence") or 0.0)
     if confidence < ctx.accumulate_threshold or result.get("category", UNKNOWN) == UNKNOWN:
-        return {"accumulated_case": {"added": False, "reason": f"confidence {confidence:.2f} below "
-                                     f"{ctx.accumulate_threshold:.2f}" if confidence < ctx.accumulate_threshold
-                                     else "category unknown"}}
+        # Worded in the digits the pages show, so a 0.795 never reads "0.80 below 0.80".
+        return {"accumulated_case": {"added": False, "reason": threshold_verdict(confidence, ctx.accumulate_threshold)
+                                     if confidence < ctx.accumulate_threshold else "category unknown"}}
     try:
         case, added = ctx.knowledge.add_case(
             category=result["category"], error_type=job.get("error_type"), error_message=job["error_message"],
@@ -157,7 +158,8 @@ def accumulate(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[st
     except Exception as exc:  # noqa: BLE001 - the diagnosis is stored already; the case can wait
         return {"accumulated_case": {"added": False, "reason": f"knowledge base unavailable: {_describe(exc)}"}}
     return {"accumulated_case": {"added": added, "case_id": case["case_id"], "hit_count": case.get("hit_count", 0),
-                                 "reason": "new case" if added else "same error pattern already known"}}
+                                 "reason": f"new case ({threshold_verdict(confidence, ctx.accumulate_threshold)})"
+                                 if added else "same error pattern already known"}}
 
 
 @traceable(name="handle_error")

@@ -9,7 +9,8 @@ from typing import Any
 
 from pipelines.core.text import clip
 from pipelines.flink_diagnosis.categories import CATEGORIES, UNKNOWN, label
-from pipelines.flink_diagnosis.patterns import deepest_cause, headline, root_exception
+from pipelines.flink_diagnosis.display import unique
+from pipelines.flink_diagnosis.patterns import deepest_cause, headline, root_exception, simple_name
 from pipelines.flink_diagnosis.schemas import DiagnosisOutput
 from pipelines.flink_diagnosis.signatures import signature_scores
 
@@ -104,7 +105,7 @@ def diagnose_offline(job_info: Mapping[str, Any], context: Mapping[str, Any] | N
     category = CATEGORIES[result.category]
     matching = [c for c in cases if c.get("category") == result.category]
     evidence = "; ".join(f"“{clip(e, 100)}”" for e in _distinct(result.evidence)[:3]) or "the retrieved cases"
-    analysis = [f"The deepest cause is {root}: {first_line}." if first_line else f"The error is {root}.",
+    analysis = [_cause_sentence(root, first_line),
                 f"It matches the {category.label.lower()} signature ({evidence}).",
                 category.cause]
     if cases:
@@ -123,6 +124,15 @@ def diagnose_offline(job_info: Mapping[str, Any], context: Mapping[str, Any] | N
         related_docs=_doc_refs(docs, result.category), category=result.category)
 
 
+def _cause_sentence(root: str, first_line: str) -> str:
+    """The deepest cause, naming its class once: the line itself when it already names the class."""
+    if not first_line:
+        return f"The error is {root}."
+    if root and (root in first_line or simple_name(root) in first_line.split(":")[0]):
+        return f"The deepest cause is {first_line}."
+    return f"The deepest cause is {root}: {first_line}."
+
+
 def _distinct(phrases: Sequence[str]) -> list[str]:
     """Matched phrases without those another, longer one already contains."""
     kept: list[str] = []
@@ -134,4 +144,4 @@ def _distinct(phrases: Sequence[str]) -> list[str]:
 
 def _doc_refs(docs: Sequence[Mapping[str, Any]], category: str | None) -> list[str]:
     ordered = sorted(docs, key=lambda d: (d.get("category") != category, -float(d.get("similarity") or 0.0)))
-    return [f"{d.get('title', '')} — {d.get('url', '')}".strip(" —") for d in ordered]
+    return unique(f"{d.get('title') or ''} — {d.get('url') or ''}".strip(" —") for d in ordered)

@@ -11,6 +11,7 @@ from typing import Any
 
 from pipelines.core.pdf import PdfDocument
 from pipelines.flink_diagnosis.categories import label
+from pipelines.flink_diagnosis.display import confidence_text, status_label, unique
 from pipelines.flink_diagnosis.patterns import headline
 
 STATUSES = ("pending", "in_progress", "completed", "failed")
@@ -69,10 +70,6 @@ def _confidence(diagnosis: Mapping[str, Any] | None) -> float | None:
         return None
 
 
-def _percent(value: float | None) -> str:
-    return "—" if value is None else f"{value:.0%}"
-
-
 def _even(columns: int) -> list[float]:
     return [1 / columns] * columns
 
@@ -90,7 +87,7 @@ def _config(config: Mapping[str, Any]) -> list[tuple[str, str]]:
 def _single(doc: PdfDocument, row: Mapping[str, Any]) -> None:
     doc.key_values([("Exception", f"#{_id(row)}"), ("Job id", row.get("job_id") or ""),
                     ("Job name", row.get("job_name") or "—"), ("Error type", row.get("error_type") or "—"),
-                    ("Status", row.get("status") or "—"), ("Attempts", row.get("attempts", 0)),
+                    ("Status", status_label(row.get("status"))), ("Attempts", row.get("attempts", 0)),
                     ("Claimed by", row.get("claimed_by") or "—"), ("Created", _when(row.get("created_at"))),
                     ("Updated", _when(row.get("updated_at")))])
     doc.heading("Error message", 2)
@@ -115,12 +112,12 @@ def _diagnosis_body(doc: PdfDocument, row: Mapping[str, Any], level: int, compac
         doc.heading("Diagnosis", level)
     priority = str(diagnosis.get("priority") or "—")
     doc.table(["Category", "Priority", "Confidence"],
-              [[label(diagnosis.get("category") or "unknown"), priority, _percent(_confidence(diagnosis))]],
+              [[label(diagnosis.get("category") or "unknown"), priority, confidence_text(_confidence(diagnosis))]],
               col_widths=[0.5, 0.25, 0.25], zebra=False,
               cell_colors={(0, 1): PRIORITY_COLORS[priority]} if priority in PRIORITY_COLORS else None)
     texts = [(name, str(diagnosis[key])) for name, key in (("Root cause", "root_cause"),
              ("Analysis", "detailed_analysis"), ("Suggested fix", "suggested_fix")) if diagnosis.get(key)]
-    docs = [str(d) for d in diagnosis.get("related_docs") or [] if d]
+    docs = unique(diagnosis.get("related_docs") or [])
     if compact:
         doc.key_values(texts + ([("Related documentation", "\n".join(f"- {d}" for d in docs))] if docs else []),
                        label_width=0.2, markdown=True)
@@ -139,7 +136,7 @@ def _batch(doc: PdfDocument, rows: list[dict], filters: Mapping[str, Any]) -> No
     shown = [(str(k).replace("_", " ").capitalize(), ", ".join(map(str, v)) if isinstance(v, (list, tuple, set))
               else str(v)) for k, v in filters.items() if v not in (None, "", [], ())]
     doc.heading("Filters", 3)
-    doc.key_values(shown or [("None", "every exception")])
+    doc.key_values(shown or [("Filters", "none: every exception")])
     if not rows:
         doc.paragraph("No exception matches these filters.")
         return
@@ -171,7 +168,7 @@ def _batch(doc: PdfDocument, rows: list[dict], filters: Mapping[str, Any]) -> No
         if pr in PRIORITY_COLORS:
             colors[(i, 3)] = PRIORITY_COLORS[pr]
         table.append([_id(row), _job(row), label(d.get("category") or "unknown") if d else "—", pr,
-                      _percent(_confidence(d)), str(row.get("status") or "").replace("_", " "), text])
+                      confidence_text(_confidence(d)), status_label(row.get("status")), text])
     doc.table(["ID", "Job", "Category", "Priority", "Conf.", "Status", "Error"], table,
               col_widths=[0.06, 0.16, 0.16, 0.09, 0.07, 0.1, 0.36], cell_colors=colors)
     _sections(doc, [r for r in rows if r.get("status") in ("completed", "failed") or _diagnosis(r)])

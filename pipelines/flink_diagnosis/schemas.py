@@ -28,6 +28,15 @@ class DiagnosisOutput(BaseModel):
         text = str(value or "").strip().lower()
         return text if text in CATEGORY_IDS else UNKNOWN
 
+    @field_validator("related_docs", mode="before")
+    @classmethod
+    def distinct_docs(cls, value: Any) -> Any:
+        # A model (or the engine, from two snippets of one page) may name a document twice: list it once.
+        if not isinstance(value, (list, tuple)):
+            return value
+        texts = [v.strip() if isinstance(v, str) else v for v in value]
+        return [v for i, v in enumerate(texts) if v != "" and (not isinstance(v, str) or v not in texts[:i])]
+
     @field_validator("priority", mode="before")
     @classmethod
     def lower_priority(cls, value: Any) -> Any:

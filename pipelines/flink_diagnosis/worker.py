@@ -9,10 +9,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from pipelines.core.settings import Settings
 from pipelines.core.studio import Studio
+from pipelines.flink_diagnosis.display import exception_title
 
 IDLE_POLL_S = 1.0
 
@@ -52,6 +54,21 @@ def default_worker_id(index: int = 0) -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{index}"
 
 
+def _namer(studio: Studio, thread_id: str) -> Callable[[Any], None]:
+    """An on_step callback that titles the run after its exception once collect has claimed one."""
+    named = False
+
+    def name(outcome: Any) -> None:
+        nonlocal named
+        tasks = outcome.record.tasks if outcome.record is not None else []
+        job = next((t.update.get("job_info") for t in tasks if isinstance(t.update, dict)
+                    and t.update.get("job_info")), None)
+        if not named and job:
+            studio.runs.update_thread(thread_id, title=exception_title(job))
+            named = True
+    return name
+
+
 def work(settings: Settings, worker_id: str, *, until_empty: bool = True, budget: Budget | None = None,
          stop: threading.Event | None = None, studio: Studio | None = None,
          on_done: Callable[[dict[str, Any]], None] | None = None) -> WorkerReport:
@@ -77,13 +94,16 @@ def work(settings: Settings, worker_id: str, *, until_empty: bool = True, budget
                     budget.give_back()
                 continue
             session = studio.new_session(SPEC, {"worker_id": worker_id}, settings, scenario="batch worker",
-                                         title=f"Batch · {worker_id}")
-            session.run("end")
+                                         title=f"Batch · next pending exception · {datetime.now():%Y-%m-%d %H:%M}")
+            # The graph's collect step claims the exception; the run is named after it as soon as it is known.
+            session.run("end", on_step=_namer(studio, session.thread_id))
             state = session.snapshot().values
             job = state.get("job_info")
             if job is None:
                 if state.get("error"):
                     report.errors.append(str(state["error"]))
+                studio.runs.update_thread(session.thread_id, title=f"Batch · nothing left to claim · "
+                                                                  f"{datetime.now():%Y-%m-%d %H:%M}")
                 continue  # another worker took the last one first
             report.exception_ids.append(int(job["exception_id"]))
             if state.get("status") == "completed":

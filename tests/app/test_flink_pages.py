@@ -1,6 +1,8 @@
 """The Flink pages in AppTest: step one exception through the graph, the queue, results and the knowledge base."""
 
+import json
 
+from pipelines.core.markup import unescape_markdown
 from pipelines.core.settings import load_settings
 from pipelines.flink_diagnosis import services
 from tests.app.conftest import no_errors
@@ -32,7 +34,7 @@ def test_step_an_exception_through_the_graph_and_read_the_diagnosis(page):
     app.session_state[f"{KEY}_tab"] = "Retrieved context"
     app.run()
     context_tables = [df.value for df in app.dataframe]
-    assert context_tables and len(context_tables[0]) == 3 and context_tables[0]["similarity"].between(0, 1).all()
+    assert context_tables and len(context_tables[0]) == 3 and context_tables[0]["Similarity"].between(0, 1).all()
     app.button(key=f"{KEY}_run_end").click().run()
     no_errors(app)
     app.session_state[f"{KEY}_tab"] = "Diagnosis"
@@ -71,7 +73,7 @@ def test_results_and_knowledge_pages_show_diagnoses_and_accumulated_cases(page, 
     no_errors(app)
     assert "2 of 2 diagnosed exceptions" in texts(app)
     assert len(app.dataframe[0].value) == 2
-    app.multiselect(key="flink_results_priority").set_value(["medium"]).run()
+    app.pills(key="flink_results_priority").set_value(["medium"]).run()
     no_errors(app)
     assert "0 of 2" in texts(app)
     kb = page("knowledge")
@@ -80,14 +82,14 @@ def test_results_and_knowledge_pages_show_diagnoses_and_accumulated_cases(page, 
     assert int(metrics["Shipped cases"]) >= 60 and int(metrics["Doc snippets"]) >= 40
     kb.text_input(key="knowledge_query").input("checkpoint expird before completing").run()
     no_errors(kb)
-    assert kb.dataframe[0].value.iloc[0]["category"] == "Checkpoint timeout"
+    assert kb.dataframe[0].value.iloc[0]["Category"] == "Checkpoint timeout"
 
 
 def test_an_unreachable_chroma_server_or_database_gets_a_clear_message(page, monkeypatch):
     monkeypatch.setenv("STEPWISE_CHROMA_URL", "http://127.0.0.1:1")
     kb = page("knowledge")
     no_errors(kb)
-    assert "cannot reach the Chroma server at http://127.0.0.1:1" in kb.error[0].value
+    assert "cannot reach the Chroma server at http://127.0.0.1:1" in unescape_markdown(kb.error[0].value)
     monkeypatch.delenv("STEPWISE_CHROMA_URL")
     monkeypatch.setenv("STEPWISE_DB_URL", "mysql+pymysql://root:secret@127.0.0.1:1/nope")
     services.close_all()
@@ -125,3 +127,58 @@ def test_a_batch_runs_in_the_background_and_the_page_shows_its_progress(page, da
     no_errors(app)
     assert {m.label: m.value for m in app.metric}["Completed"] == "4"
     assert any("4 of 4 diagnosed" in p.proto.text for p in app.get("progress"))
+    assert "Batch finished: 4 of 4 exceptions diagnosed." in texts(app)
+
+
+def counters(app):
+    return {m.label: m.value for m in app.metric}
+
+
+def test_the_counters_and_the_batch_button_include_what_was_just_added(page, data_dir):
+    app = page("flink_queue")
+    assert counters(app)["Pending"] == "0" and app.button(key="flink_batch_start").disabled
+    app.text_input(key="flink_paste_job_id").input("job-1")
+    app.text_area(key="flink_paste_trace").input("java.lang.OutOfMemoryError: Metaspace")
+    next(b for b in app.button if b.key.startswith("FormSubmitter") and "Add to queue" in b.label).click().run()
+    no_errors(app)
+    assert counters(app) == {"Pending": "1", "In progress": "0", "Completed": "0", "Failed": "0"}
+    start = app.button(key="flink_batch_start")
+    assert start.label == "Diagnose pending exceptions (1)" and not start.disabled
+    assert len(app.dataframe[0].value) == 1  # the table is read together with the counters
+
+
+def test_an_uploaded_file_counts_in_full_at_once(page, data_dir):
+    app = page("flink_queue")
+    uploader = app.file_uploader(key="flink_upload")
+    assert uploader.proto.max_upload_size_mb == 20 and "up to 20 MB" in uploader.label
+    lines = "\n".join(json.dumps({"job_id": f"j{i}", "error_message": "Checkpoint 3 expired before completing."})
+                      for i in range(7))
+    uploader.upload("seven.jsonl", lines.encode("utf-8"), "application/json")
+    app.run()
+    app.button(key="flink_upload_add").click().run()
+    no_errors(app)
+    assert counters(app)["Pending"] == "7" and app.button(key="flink_batch_start").label.endswith("(7)")
+    assert "Added 7 exception(s) from seven.jsonl" in texts(app)
+    assert len(app.dataframe[0].value) == 7
+
+
+def test_results_show_a_confidence_below_the_threshold_as_below_it_with_readable_filters(page, data_dir):
+    store = queue(data_dir)
+    exception_id = store.add_exception(job_id="j1", error_message="java.lang.OutOfMemoryError: Java heap space")
+    store.claim_by_id(exception_id, "w")
+    store.complete(exception_id, {"root_cause": "heap", "detailed_analysis": "a", "suggested_fix": "f",
+                                  "priority": "medium", "confidence": 0.795, "category": "oom_heap",
+                                  "related_docs": []})
+    app = page("flink_results")
+    no_errors(app)
+    assert app.pills(key="flink_results_priority").options == ["High", "Medium", "Low"]
+    assert app.pills(key="flink_results_status").options == ["Completed", "Failed"]
+    assert app.dataframe[0].value.iloc[0]["confidence"] == 0.795
+    app.slider(key="flink_results_confidence").set_value((0.8, 1.0)).run()
+    assert "0 of 1 diagnosed" in texts(app)  # what the table shows and what the filter compares agree
+    app.slider(key="flink_results_confidence").set_value((0.0, 1.0))
+    app.session_state["flink_results_table"] = {"selection": {"rows": [0], "columns": []}}
+    app.run()
+    no_errors(app)
+    confidence = next(m for m in app.metric if m.label == "Confidence")
+    assert confidence.value == "0.795" and "below the 0.80 threshold" in confidence.proto.help

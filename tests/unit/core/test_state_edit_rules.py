@@ -57,3 +57,12 @@ def test_ican_forks_meet_its_start_forms_rules_and_counters(studio, settings):
     assert "raw_input: String should have at least 1 character" in message
     assert "language: Input should be 'en' or 'zh'" in message
     assert "client_turns: 9 is over its limit of 3" in message and "progress: 101 is over its limit of 100" in message
+
+
+def test_flink_forks_meet_the_diagnosis_schema_and_the_retry_limit(studio, settings):
+    raw = {"job_id": "orders-etl", "error_message": "java.lang.OutOfMemoryError: Java heap space"}
+    session = _stepped(studio, settings, "flink_diagnosis", raw, steps=1)
+    message = _refused(session, {"retry_count": 4, "diagnosis_result": {
+        "root_cause": "x", "detailed_analysis": "y", "suggested_fix": "z", "priority": "urgent", "confidence": 5}})
+    assert "retry_count: 4 is over its limit of 3" in message
+    assert "diagnosis_result: priority: Input should be" in message and "confidence: Input should be less than" in message

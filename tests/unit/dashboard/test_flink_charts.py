@@ -51,7 +51,7 @@ def test_throughput_buckets_follow_the_time_span():
     assert throughput_bucket(pd.Timedelta(days=30)) == ("1D", "day")
     figure = make_throughput_figure(results_frame(rows()))
     assert sum(sum(trace.y) for trace in figure.data) == 5  # completed and failed, not pending
-    assert figure.layout.yaxis.title.text == "exceptions per 10 seconds"
+    assert figure.layout.yaxis.title.text == "Exceptions per 10 seconds"
 
 
 def test_empty_inputs_give_a_message_not_an_error():

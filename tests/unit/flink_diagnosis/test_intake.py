@@ -51,8 +51,9 @@ def test_text_without_a_stack_trace_is_one_exception():
 def test_uploads_binary_files_and_huge_files_are_refused():
     with pytest.raises(UploadError, match="binary"):
         parse_upload(b"\x89PNG\r\n\x00\x00", "trace.log", job_id="j")
-    with pytest.raises(UploadError, match="limit"):
+    with pytest.raises(UploadError, match=r"big.log is 21.0 MB; the limit is 20 MB per file"):
         parse_upload(b"a" * (21 * 1024 * 1024), "big.log", job_id="j")
+    assert len(parse_upload(b"a" * (20 * 1024 * 1024), "at-the-limit.log", job_id="j").exceptions) == 1
     assert len(parse_upload(b'{"job_id": "x", "error_message": "e"}\n', "q.jsonl").exceptions) == 1
 
 

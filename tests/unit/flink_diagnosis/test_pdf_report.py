@@ -105,3 +105,14 @@ def test_sections_are_capped():
     _, text = read(diagnosis_pdf(rows))
     assert f"The first {MAX_SECTIONS} of {MAX_SECTIONS + 5}" in flat(text)
     assert f"#{MAX_SECTIONS - 1} · " in text and f"#{MAX_SECTIONS + 1} · " not in text
+
+
+def test_markup_in_a_users_or_a_models_text_is_printed_not_interpreted():
+    hostile = '<a href="http://evil.example">click</a> <img src="x.png"/> <b>bold</b> ![x](http://evil.example/p.png)'
+    row = make_row(3)
+    row["job_name"], row["error_message"] = hostile, f"java.lang.OutOfMemoryError: {hostile}"
+    row["diagnosis"].update(root_cause=hostile, suggested_fix=f"1. {hostile}", related_docs=[hostile, hostile])
+    for pdf in (diagnosis_pdf([row]), diagnosis_pdf([row, make_row(4)], filters={"category": hostile})):
+        reader, text = read(pdf)
+        assert '<a href="http://evil.example">click</a>' in flat(text)
+        assert not any("/Annots" in page for page in reader.pages)  # no link reached the PDF

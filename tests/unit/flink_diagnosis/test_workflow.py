@@ -150,5 +150,5 @@ def test_below_the_accumulate_threshold_nothing_is_learned(flink_studio, flink_s
     strict = flink_settings.with_overrides(accumulate_threshold=0.99)
     session, _ = run(flink_studio, flink_spec, strict, flink_scenario("checkpoint_expired"))
     added = session.values()["accumulated_case"]
-    assert added["added"] is False and "below 0.99" in added["reason"]
+    assert added["added"] is False and "is below the 0.99 threshold" in added["reason"]
     assert store.case_count(source="accumulated") == 0

@@ -84,7 +84,9 @@ def test_every_tab_draws_its_charts(page, data_dir):
     assert "USD 0" in open_tab(app, "Usage & cost").get("plotly_chart")[1].proto.spec
     open_tab(app, "One run")
     picker = app.selectbox(key="metrics_gantt_run")
-    assert len(picker.options) == 4 and any("CareerNavigator · seed_example" in o for o in picker.options)
+    # runs are titled by what they are about: here the client's position and goal
+    assert len(picker.options) == 4 and any("CareerNavigator · 软件工程师 → 希望转向AI产品经理方向发展" in o
+                                            for o in picker.options)
     picker.set_value(ids["seed_example"]).run()
     no_errors(app)
     gantt = app.get("plotly_chart")[0].proto.spec

@@ -106,7 +106,7 @@ def test_delete_run_removes_its_checkpoints_and_records_and_nothing_else(any_stu
 
     assert checkpoints(gone.thread_id) and checkpoints(kept.thread_id)
     deleted = any_studio.delete_run(gone.thread_id)
-    assert deleted.thread_id == gone.thread_id and deleted.title == "seed_example"
+    assert deleted.thread_id == gone.thread_id and deleted.title == "软件工程师 → 希望转向AI产品经理方向发展"  # titled by its client
     assert checkpoints(gone.thread_id) == []
     graph = any_studio.compiled(spec)
     assert graph.get_state({"configurable": {"thread_id": gone.thread_id}}).values == {}

@@ -28,7 +28,8 @@ def state_frame(values: Mapping[str, Any], field_order: Sequence[str]) -> pd.Dat
     for name in ordered:
         value = data[name]
         kind = type(value).__name__ if value is not None else "None"
-        size = len(value) if isinstance(value, (list, dict, str)) else None
+        # as text, so a value without a size shows an empty cell rather than "None"
+        size = f"{len(value):,}" if isinstance(value, (list, dict, str)) else ""
         rows.append({"field": name, "type": kind, "size": size, "value": preview(value)})
     return pd.DataFrame(rows, columns=["field", "type", "size", "value"])
 

@@ -19,6 +19,7 @@ java.lang.OutOfMemoryError: Java heap space
 
 def test_paste_step_through_and_export_a_diagnosis(server, browser_page, tmp_path):
     page = browser_page
+    page.set_viewport_size({"width": 1500, "height": 2600})  # Streamlit scrolls inside the page: see it all
     page.goto(f"{server}/flink_queue")
     settle(page, 1.5)
     page.get_by_label("Job ID", exact=True).fill("sessionize-prod")

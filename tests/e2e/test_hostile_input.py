@@ -6,7 +6,6 @@ attacker's host."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -123,6 +122,8 @@ def test_hostile_markdown_in_every_input_never_becomes_markup(hostile_server, br
                       encoding="utf-8")
     page.goto(f"{server}/flink_queue")
     settle(page, 1.5)
+    page.get_by_role("tab", name="Upload a file").click()
+    settle(page)
     page.locator("input[type='file']").first.set_input_files(str(upload))
     settle(page)
     click(page, "Add the file's exceptions")
@@ -163,10 +164,10 @@ def test_hostile_markdown_in_every_input_never_becomes_markup(hostile_server, br
     # Settings: a model name that is hostile text, applied and shown back
     page.goto(f"{server}/settings")
     settle(page, 1.5)
-    model = page.get_by_label(re.compile("^Model"))
-    if model.count():
-        model.first.fill(LINE[:100])
-        click(page, "Apply")
-        check(page, "settings", outside)
+    page.get_by_label("Model", exact=True).fill(LINE[:100])
+    click(page, "Apply to this session")
+    check(page, "settings", outside)
+    click(page, "Test connection")
+    check(page, "settings connection test", outside)
     page.goto(f"{server}/")
     check(page, "home", outside)

@@ -8,7 +8,8 @@ from typing import Any
 
 # What Markdown (and Streamlit's `:color[]`, `:material/icon:` and `$math$`) would read as syntax anywhere in a
 # line; an underscore only where it could open or close emphasis (`user_profile` stays readable in raw form).
-_MD_INLINE = re.compile(r"[\\`*\[\]<>~$|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_MD_INLINE = str.maketrans({c: "\\" + c for c in "\\`*[]<>~$|"})
+_MD_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 # GitHub's autolinks of bare URLs and e-mail addresses, and Streamlit's `:directives`, ignore escapes: an
 # invisible word joiner breaks them.
 WORD_JOINER = "\u2060"
@@ -32,8 +33,8 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 def escape_markdown(text: Any, *, line_breaks: bool = True) -> str:
     """Markdown that shows `text` exactly as written: no emphasis, links, images, HTML, colours or math from it.
     With `line_breaks`, each newline stays a line break instead of folding into the paragraph."""
-    escaped = _MD_INLINE.sub(lambda m: "\\" + m.group(0), "" if text is None else str(text))
-    escaped = _BARE_URL.sub(lambda m: m.group(0) + WORD_JOINER, escaped)
+    escaped = _MD_UNDERSCORE.sub(r"\\_", ("" if text is None else str(text)).translate(_MD_INLINE))
+    escaped = _BARE_URL.sub("\\g<0>" + WORD_JOINER, escaped)
     escaped = _MD_LINE_START.sub(lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2)[0].isdigit()
                                                          else "\\" + m.group(2)), escaped)
     return escaped.replace("\n", "  \n") if line_breaks else escaped.replace("\n", " ")

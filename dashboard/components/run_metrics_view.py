@@ -109,8 +109,9 @@ def _one_run(metrics: RunMetrics) -> None:
                            f"{r.thread_id[:8]}" for r in runs.itertuples()}
     thread_id = st.selectbox("Run", list(labels), format_func=labels.get, key="metrics_gantt_run")
     tasks = metrics.tasks[metrics.tasks["thread_id"] == thread_id]
-    st.caption("Each node on its own row; tasks of one node that ran at the same time get a row each. Time spent "
-               "waiting for an answer shows as a gap.")
+    st.caption("Each node on its own row; tasks of one node that ran at the same time get a row each. The time "
+               "between steps (waiting for an answer, or for the next Step) is collapsed to a dotted line, labelled "
+               "with how long it was, so that millisecond tasks stay visible.")
     st.plotly_chart(make_run_gantt_figure(tasks), key="metrics_gantt", width="stretch")
 
 

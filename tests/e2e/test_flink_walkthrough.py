@@ -32,11 +32,11 @@ def test_paste_step_through_and_export_a_diagnosis(server, browser_page, tmp_pat
     click(page, "Step")  # retrieve
     page.get_by_role("tab", name="Retrieved context").click()
     settle(page)
-    assert page.get_by_text("Similar cases").first.is_visible()
+    page.get_by_text("Similar cases", exact=True).first.wait_for()  # drawn by the rerun the click starts
     click(page, "Run to end")
     page.get_by_role("tab", name="Diagnosis").click()
     settle(page)
-    assert page.get_by_text("Heap out of memory").first.is_visible()
+    page.get_by_text("Heap out of memory").first.wait_for()
     page.screenshot(path=str(SHOTS / "flink_02_diagnosis.png"), full_page=True)
 
     page.goto(f"{server}/flink_results")

@@ -25,7 +25,8 @@ def guarded(view: str) -> Iterator[None]:
     except (ScriptControlException, *services.STORAGE_ERRORS):
         raise
     except Exception as exc:  # noqa: BLE001 — any failure of one view must leave the others drawn
-        log.exception("view %s failed", view)
+        # The type only: the message may quote the run's state, which stays out of logs.
+        log.warning("view %s failed on this run's state: %s", view, type(exc).__name__)
         st.warning(f":material/report: **{view}** cannot show this run's state: "
                    f"{escape_markdown(f'{type(exc).__name__}: {exc}'[:500])}. The rest of the page still works; "
                    "a fork from an earlier checkpoint can put a valid value back.")

@@ -13,8 +13,9 @@ from typing import Any
 import streamlit as st
 
 from dashboard import services
-from dashboard.batch import BatchRunner, outcome_message, progress_text
+from dashboard.batch import BatchProgress, BatchRunner, outcome_message, progress_text
 from dashboard.components.flink_charts import make_status_figure, results_frame
+from dashboard.components.flink_views import CONFIDENCE
 from dashboard.components.knowledge_browser import index_with_progress
 from dashboard.state_keys import FLASH, THREAD_PARAM
 from pipelines.core.markup import escape_markdown
@@ -26,7 +27,6 @@ from pipelines.flink_diagnosis.patterns import exception_classes
 STUDIO_PAGE = "app_pages/flink_diagnosis.py"
 STATUSES = ["pending", "in_progress", "completed", "failed"]
 UPLOAD_TYPES = ["jsonl", "ndjson", "log", "txt", "out"]
-CONFIDENCE = st.column_config.ProgressColumn("Confidence", min_value=0.0, max_value=1.0, format="%.3f")
 TABLE_COLUMNS = {"id": "ID", "job_id": "Job ID", "job_name": "Job name", "status": "Status",
                  "category_label": "Category", "priority": "Priority", "confidence": CONFIDENCE,
                  "attempts": "Attempts", "headline": "Error", "updated_at": "Updated"}
@@ -153,8 +153,7 @@ def _draw_status(snapshot: QueueSnapshot, runner: BatchRunner) -> None:
     st.plotly_chart(make_status_figure(counts), key="flink_queue_status_chart", width="stretch")
     st.subheader("Diagnose in a batch")
     if runner.progress.running:
-        progress = runner.progress.seen_in(counts)
-        st.progress(min(1.0, progress.done / progress.total) if progress.total else 1.0, text=progress_text(progress))
+        _progress_bar(runner.progress.seen_in(counts))
         if runner.stopping or st.button("Stop after the current exception", key="flink_batch_stop"):
             runner.stop()
             st.caption("Stopping after the current exception…")
@@ -173,9 +172,13 @@ def _draw_status(snapshot: QueueSnapshot, runner: BatchRunner) -> None:
         st.rerun()  # from now on the live panel draws the batch
     if runner.progress.started_at:
         progress = runner.progress
-        st.progress(min(1.0, progress.done / progress.total) if progress.total else 1.0, text=progress_text(progress))
+        _progress_bar(progress)
         kind, text = outcome_message(progress)
         getattr(st, kind)(escape_markdown(text))
+
+
+def _progress_bar(progress: BatchProgress) -> None:
+    st.progress(min(1.0, progress.done / progress.total) if progress.total else 1.0, text=progress_text(progress))
 
 
 def render_queue_filters() -> QueueFilters:

@@ -10,14 +10,13 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.components.flink_charts import make_category_figure, make_confidence_figure, make_throughput_figure
-from dashboard.components.flink_views import render_diagnosis_card
+from dashboard.components.flink_views import CONFIDENCE, render_diagnosis_card
 from pipelines.core.markup import escape_markdown
 from pipelines.flink_diagnosis.cli import result_row, write_results_csv
 from pipelines.flink_diagnosis.display import PRIORITY_LABELS, status_label
 
 PRIORITIES = ["high", "medium", "low"]
 RESULT_STATUSES = ["completed", "failed"]
-CONFIDENCE = st.column_config.ProgressColumn("Confidence", min_value=0.0, max_value=1.0, format="%.3f")
 TABLE_COLUMNS = {"id": "ID", "job_id": "Job ID", "job_name": "Job name", "category_label": "Category",
                  "priority": "Priority", "confidence": CONFIDENCE, "status": "Status", "root_cause": "Root cause"}
 

@@ -19,7 +19,7 @@ from pipelines.core.pricing import DEFAULT_PRICES, Price, call_cost
 from pipelines.core.registry import Counter, InvalidInput, get_spec
 from pipelines.core.runstore import RunStoreError, steps, tasks, threads
 from pipelines.core.sqlerrors import sql_errors_as
-from pipelines.core.trace import INPUT_NODE, graph_node_name
+from pipelines.core.trace import INPUT_NODE, checkpoint_lineage, graph_node_name
 
 THREAD_COLUMNS = ["thread_id", "workflow", "title", "scenario", "provider", "status", "created", "steps",
                   "duration_s", "errors", "iterations", "limits"]
@@ -208,7 +208,7 @@ def task_updates(engine: Engine, run_filter: RunFilter, workflow: str, nodes: Se
             if row["checkpoint_id"] in lineage.get(row["thread_id"], ())]
 
 
-def _current_branches(conn, thread_ids: set[str]) -> dict[str, set[str]]:
+def _current_branches(conn, thread_ids: set[str]) -> dict[str, set[str | None]]:
     """Each thread's checkpoints on the branch it stands on: back from its cursor (after a rewind) or from its
     latest completed step, through the checkpoint each step started from."""
     if not thread_ids:
@@ -224,11 +224,4 @@ def _current_branches(conn, thread_ids: set[str]) -> dict[str, set[str]]:
     for row in conn.execute(query).mappings():
         parents.setdefault(row["thread_id"], {})[row["checkpoint_id"]] = row["parent_checkpoint_id"]
         heads[row["thread_id"]] = row["cursor_checkpoint_id"] or row["checkpoint_id"]
-    branches = {}
-    for thread_id, head in heads.items():
-        lineage, current = set(), head
-        while current is not None and current not in lineage:
-            lineage.add(current)
-            current = parents[thread_id].get(current)
-        branches[thread_id] = lineage
-    return branches
+    return {thread_id: checkpoint_lineage(parents[thread_id], head) for thread_id, head in heads.items()}

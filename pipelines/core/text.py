@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # a Chinese character
 
 
 def has_cjk(text: str) -> bool:
-    return bool(_CJK.search(text or ""))
+    return bool(CJK_CHAR.search(text or ""))
 
 
 def detect_language(*texts: str) -> str:

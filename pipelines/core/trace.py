@@ -157,16 +157,23 @@ def evolution_matrix(steps: Sequence[StepRecord], field_order: Iterable[str] = (
     return EvolutionMatrix(fields=seen, steps=[s.label for s in completed], cells=cells)
 
 
+def checkpoint_lineage(parents: Mapping[str, str | None], head: str | None) -> set[str | None]:
+    """The checkpoints on the path back from `head`, each completed step's checkpoint to the one it started
+    from (`parents`), the first step's starting point included."""
+    lineage: set[str | None] = set()
+    current = head
+    while current in parents and current not in lineage:
+        lineage.add(current)
+        current = parents[current]
+    lineage.add(current)
+    return lineage
+
+
 def branch_records(records: Sequence[StepRecord], head_checkpoint_id: str | None) -> list[StepRecord]:
     """The records of one branch: completed steps on the path back from the head (each step knows the
     checkpoint it started from), plus interrupted or failed attempts made from a checkpoint on that path."""
-    by_checkpoint = {r.checkpoint_id: r for r in records if r.status == "completed" and r.checkpoint_id}
-    lineage: set[str | None] = set()
-    current = head_checkpoint_id
-    while current in by_checkpoint and current not in lineage:
-        lineage.add(current)
-        current = by_checkpoint[current].parent_checkpoint_id
-    lineage.add(current)
+    lineage = checkpoint_lineage({r.checkpoint_id: r.parent_checkpoint_id for r in records
+                                  if r.status == "completed" and r.checkpoint_id}, head_checkpoint_id)
     return [r for r in records if (r.checkpoint_id in lineage if r.status == "completed"
                                    else r.parent_checkpoint_id in lineage)]
 

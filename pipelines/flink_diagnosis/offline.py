@@ -9,7 +9,6 @@ from typing import Any
 
 from pipelines.core.text import clip
 from pipelines.flink_diagnosis.categories import CATEGORIES, UNKNOWN, label
-from pipelines.flink_diagnosis.display import unique
 from pipelines.flink_diagnosis.patterns import deepest_cause, headline, root_exception, simple_name
 from pipelines.flink_diagnosis.schemas import DiagnosisOutput
 from pipelines.flink_diagnosis.signatures import signature_scores
@@ -144,4 +143,5 @@ def _distinct(phrases: Sequence[str]) -> list[str]:
 
 def _doc_refs(docs: Sequence[Mapping[str, Any]], category: str | None) -> list[str]:
     ordered = sorted(docs, key=lambda d: (d.get("category") != category, -float(d.get("similarity") or 0.0)))
-    return unique(f"{d.get('title') or ''} — {d.get('url') or ''}".strip(" —") for d in ordered)
+    # DiagnosisOutput lists each document once (two snippets of one page name it twice here).
+    return [f"{d.get('title') or ''} — {d.get('url') or ''}".strip(" —") for d in ordered]

@@ -6,8 +6,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipelines.core.text import CJK_CHAR
+
 LANGUAGES = ("en", "zh")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 # The small words a sentence is built with. They tell the language a message is written in from the names it
 # mentions: an English sentence may name 北京大学, a Chinese one Python, Figma and SQL.
@@ -29,7 +30,7 @@ class LanguageSignals:
 
 def signals(text: str) -> LanguageSignals:
     words = [w.lower() for w in _LATIN_WORD.findall(text or "")]
-    cjk = _CJK.findall(text or "")
+    cjk = CJK_CHAR.findall(text or "")
     return LanguageSignals(cjk=len(cjk), latin_words=len(words), grammar_zh=sum(c in _GRAMMAR_ZH for c in cjk),
                            grammar_en=sum(w in _GRAMMAR_EN for w in words))
 

@@ -8,17 +8,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pipelines.core.checkpoints import CheckpointStoreError
-from pipelines.core.knowledge import KnowledgeStoreError
-from pipelines.core.export import run_status, trace_document
-from pipelines.core.registry import CATALOG, InvalidInput, get_spec
-from pipelines.core.runstore import RunStore, RunStoreError
-from pipelines.core.session import Session, StepOutcome
-from pipelines.core.settings import PROVIDERS, SettingsError, load_settings
-from pipelines.core.studio import Studio
-from pipelines.core.trace_pdf import build_trace_pdf
-from pipelines.flink_diagnosis import cli as flink_cli
-from pipelines.flink_diagnosis.store import ExceptionStoreError
+from pipelines.core.storage.checkpoints import CheckpointStoreError
+from pipelines.core.knowledge.store import KnowledgeStoreError
+from pipelines.core.trace.export import run_status, trace_document
+from pipelines.core.registry import available_specs, get_spec, storage_errors, workflows
+from pipelines.core.errors import InvalidInput
+from pipelines.core.storage.runstore import RunStore, RunStoreError
+from pipelines.core.runtime.outcomes import StepOutcome
+from pipelines.core.runtime.session import Session
+from pipelines.core.settings import PROVIDERS, SettingsError, load_settings, parse_assignments
+from pipelines.core.runtime.studio import Studio
+from pipelines.core.pdf.trace_report import build_trace_pdf
 
 
 class CliError(RuntimeError):
@@ -37,8 +37,8 @@ def _read_json(path: str, what: str) -> Any:
 
 
 def cmd_list(_: argparse.Namespace) -> int:
-    for entry in CATALOG:
-        if entry.module is None:
+    for entry in workflows():
+        if not entry.built:
             print(f"{entry.id:<18} {entry.title}  (coming)")
             continue
         spec = get_spec(entry.id)
@@ -85,7 +85,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     answers = _read_json(args.answers, "answers") if args.answers else []
     if not isinstance(answers, list):
         raise CliError("answers file must hold a JSON list of resume values")
-    settings = load_settings(provider=args.provider, data_dir=args.data_dir, model=args.model, base_url=args.base_url)
+    settings = load_settings(provider=args.provider, data_dir=args.data_dir, model=args.model, base_url=args.base_url,
+                             workflow_overrides={spec.id: parse_assignments(args.set)})
+    spec.settings(settings)  # a refused --set value stops the run before anything is stored
     studio = Studio.from_settings(settings)
     try:
         session = studio.new_session(spec, raw, settings, scenario=scenario_name)
@@ -161,6 +163,8 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--data-dir", help="where checkpoints and run records live (default ./data)")
     run.add_argument("--trace", help="write the run's trace as JSON to this file")
     run.add_argument("--pdf", help="write the workflow's PDF report to this file (workflows that have one, such as ican)")
+    run.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                     help="one of the workflow's own settings, as on the Settings page (e.g. guide_max_loops=3)")
     run.set_defaults(func=cmd_run)
     trace = sub.add_parser("trace", help="write a stored run's trace as a PDF and/or JSON")
     trace.add_argument("thread_id", metavar="THREAD_ID", help="the run's thread id (printed by `run`)")
@@ -168,7 +172,9 @@ def parser() -> argparse.ArgumentParser:
     trace.add_argument("--json", help="write the run's trace as JSON to this file")
     trace.add_argument("--data-dir", help="where checkpoints and run records live (default ./data)")
     trace.set_defaults(func=cmd_trace)
-    flink_cli.add_parser(sub)
+    for spec in available_specs():
+        if spec.cli:
+            spec.cli(sub)
     return root
 
 
@@ -176,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except (CliError, InvalidInput, SettingsError, CheckpointStoreError, RunStoreError, ExceptionStoreError,
-            KnowledgeStoreError) as exc:
+    except (CliError, InvalidInput, SettingsError, CheckpointStoreError, RunStoreError, KnowledgeStoreError,
+            *storage_errors()) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

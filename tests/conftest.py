@@ -11,7 +11,7 @@ import pytest
 from pipelines.core.registry import get_spec
 from pipelines.core.settings import (API_KEY_ENV_VARS, ENV_VARS, LANGSMITH_KEY_ENV_VARS, SETTINGS_FILE_ENV, Settings,
                                      load_settings)
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "assets" / "scenarios"
 

@@ -1,10 +1,11 @@
-"""Home: what Stepwise is, and the five workflows as cards (those not built yet marked as coming)."""
+"""Home: what Stepwise is, and the registered workflows as cards (those not built yet marked as coming)."""
 
 import streamlit as st
 
 from dashboard import services
 from pipelines.core.markup import escape_markdown
-from pipelines.core.registry import CATALOG
+from dashboard.navigation import workflow_page
+from pipelines.core.registry import built_workflows, workflows
 
 st.title("Stepwise")
 st.markdown(
@@ -17,17 +18,17 @@ st.caption(escape_markdown(f"Provider: {settings.provider_label} · data directo
 
 try:
     runs = services.studio(settings).runs
-    counts = {entry.id: len(runs.list_threads(entry.id)) for entry in CATALOG if entry.module}
-except services.STORAGE_ERRORS as exc:
+    counts = {entry.id: len(runs.list_threads(entry.id)) for entry in built_workflows()}
+except services.storage_errors() as exc:
     services.storage_failure(exc)
 columns = st.columns(3)
-for index, entry in enumerate(CATALOG):
+for index, entry in enumerate(workflows()):
     with columns[index % 3].container(border=True):
         st.subheader(entry.title)
         st.caption(f"For {entry.audience}")
         st.write(entry.summary)
-        if entry.module:
-            st.page_link(f"app_pages/{entry.id}.py", label=f"Open {entry.title} →", icon="▶️")
+        if entry.built:
+            st.page_link(workflow_page(entry.id), label=f"Open {entry.title} →", icon="▶️")
             st.caption(f"{counts[entry.id]} run(s) stored")
         else:
             st.info("Coming: not built yet.", icon=":material/construction:")

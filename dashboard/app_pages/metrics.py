@@ -1,13 +1,12 @@
-"""Metrics across runs: outcomes, loops, node latency, model usage and cost, one run's timeline, satisfaction, Flink."""
+"""Metrics across runs: outcomes, loops, node latency, model usage and cost, one run's timeline, and each workflow's own tabs."""
 
 import streamlit as st
 
 from dashboard import services
-from dashboard.components.run_metrics_view import render_filters, render_headline, render_tabs
+from dashboard.studio.run_metrics_view import render_filters, render_headline, render_tabs
 from pipelines.core.markup import escape_markdown
-from pipelines.career_navigator.satisfaction import satisfaction_frame
-from pipelines.core.pricing import DEFAULT_PRICES, PricingError, load_prices
-from pipelines.core.run_metrics import filter_options, load_run_metrics
+from pipelines.core.models.pricing import DEFAULT_PRICES, PricingError, load_prices
+from pipelines.core.trace.run_metrics import filter_options, load_run_metrics
 
 st.title("Metrics")
 try:
@@ -29,6 +28,6 @@ try:
         st.info("No run matches the filters: choose other workflows, providers or days in the sidebar.")
         st.stop()
     render_headline(metrics)
-    render_tabs(metrics, lambda: satisfaction_frame(engine, run_filter), run_filter)
-except services.STORAGE_ERRORS as exc:
+    render_tabs(metrics, run_filter, engine)
+except services.storage_errors() as exc:
     services.storage_failure(exc)

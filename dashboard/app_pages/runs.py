@@ -4,11 +4,12 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from dashboard import services
-from dashboard.components.flash import show_flash
-from dashboard.components.run_actions import render_run_actions, workflow_page_path
-from dashboard.components.run_compare import render_run_compare
-from dashboard.components.run_table import render_run_filters, render_run_table, runs_frame
-from pipelines.core.registry import CATALOG
+from dashboard.studio.flash import show_flash
+from dashboard.navigation import workflow_page
+from dashboard.studio.run_actions import render_run_actions
+from dashboard.studio.run_compare import render_run_compare
+from dashboard.studio.run_table import render_run_filters, render_run_table, runs_frame
+from pipelines.core.registry import built_workflows
 
 LIMIT = 500  # newest runs listed; the filters reach older ones
 
@@ -24,19 +25,17 @@ try:
     if not everything:
         st.info("No run is stored yet. Start one on a workflow page (or with `python -m pipelines run "
                 "career_navigator --scenario seed_example`), and it is listed here.", icon=":material/info:")
-        for entry in CATALOG:
-            if entry.module:
-                try:
-                    st.page_link(workflow_page_path(entry.id), label=f"Open {entry.title}",
-                                 icon=":material/play_arrow:")
-                except StreamlitAPIException:  # the page alone, outside the app's navigation
-                    st.markdown(f"- {entry.title}")
+        for entry in built_workflows():
+            try:
+                st.page_link(workflow_page(entry.id), label=f"Open {entry.title}", icon=":material/play_arrow:")
+            except StreamlitAPIException:  # the page alone, outside the app's navigation
+                st.markdown(f"- {entry.title}")
         st.stop()
 
     listed, compare = st.tabs(["All runs", "Compare"], key="runs_tab", on_change="rerun")
     with listed:
         if listed.open:
-            known = [entry.id for entry in CATALOG if entry.module]
+            known = [entry.id for entry in built_workflows()]
             pipelines = known + sorted({s.pipeline for s in everything} - set(known))
             pipeline, status, search = render_run_filters(pipelines)
             filtered = (runs.thread_summaries(pipeline, LIMIT, status=status, search=search)
@@ -55,5 +54,5 @@ try:
     with compare:
         if compare.open:
             render_run_compare(everything)
-except services.STORAGE_ERRORS as exc:
+except services.storage_errors() as exc:
     services.storage_failure(exc)

@@ -1,14 +1,19 @@
-"""Settings: provider, model, base URL, where the keys come from, data dir, knowledge base, tracing, connection test."""
+"""Settings: provider, model, base URL, where the keys come from, data dir, knowledge base, each workflow's own
+settings, tracing, connection test."""
 
 import streamlit as st
+from pydantic import BaseModel
 
 from dashboard import services
 from dashboard.state_keys import SETTINGS_OVERRIDES
+from dashboard.studio.settings_form import render_workflow_settings
 from pipelines.core.markup import escape_markdown
-from pipelines.core.models import ModelCallError, ModelGateway
+from pipelines.core.models.gateway import ModelCallError, ModelGateway
 from pipelines.core.settings import (ENV_VARS, PROVIDERS, SettingsError, api_key_source, env_overrides,
                                      langsmith_key_source, save_settings_file)
-from pipelines.core.tracing import tracing_status
+from pipelines.core.registry import available_specs
+from pipelines.core.spec import PipelineSpec
+from pipelines.core.trace.langsmith import tracing_status
 
 st.title("Settings")
 settings = services.current_settings()
@@ -17,6 +22,15 @@ fixed = env_overrides()
 
 def _help(field: str, text: str) -> str:
     return text + (f" Fixed by the environment variable {ENV_VARS[field]}." if field in fixed else "")
+
+
+def _current(spec: PipelineSpec) -> BaseModel:
+    """The workflow's settings in force, or its defaults when a value is refused (the page says which)."""
+    try:
+        return spec.settings(settings)
+    except SettingsError as exc:
+        st.error(escape_markdown(f"{exc}. Its defaults are shown below."))
+        return spec.settings_model()
 
 
 def _key_line(label: str, source: str, how_to_set: str) -> str:
@@ -45,13 +59,13 @@ with st.form("settings_form"):
                                        key="settings_retries")
     fallback = cols[2].toggle("Fall back to offline on failure", value=settings.fallback_to_offline,
                               key="settings_fallback")
-    st.markdown("**Knowledge base and Flink queue**")
+    st.markdown("**Knowledge base**")
     chroma_url = st.text_input("Chroma server URL", value=settings.chroma_url, key="settings_chroma_url",
                                placeholder="empty: embedded Chroma in the data directory",
                                disabled="chroma_url" in fixed,
                                help=_help("chroma_url", "http://host:8000 to share one knowledge base between "
                                           "machines (`chroma run --path DIR --port 8000`)."))
-    cols = st.columns(4)
+    cols = st.columns(2)
     embedding_provider = cols[0].selectbox(
         "Embeddings", PROVIDERS, index=PROVIDERS.index(settings.embedding_provider), key="settings_embedding_provider",
         disabled="embedding_provider" in fixed,
@@ -59,19 +73,10 @@ with st.form("settings_form"):
                    "the embedding model re-indexes the knowledge base."))
     embedding_model = cols[1].text_input("Embedding model", value=settings.embedding_model,
                                          key="settings_embedding_model", disabled="embedding_model" in fixed)
-    threshold = cols[2].number_input("Accumulate at confidence ≥", min_value=0.0, max_value=1.0, step=0.05,
-                                     value=float(settings.accumulate_threshold), key="settings_threshold",
-                                     disabled="accumulate_threshold" in fixed)
-    lease = cols[3].number_input("Claim lease (s)", min_value=1.0, value=float(settings.claim_lease_s),
-                                 key="settings_lease", disabled="claim_lease_s" in fixed,
-                                 help=_help("claim_lease_s", "A claimed exception not finished in this time goes "
-                                            "back to pending."))
-    st.markdown("**iCan career guidance**")
-    guide_loops = st.number_input("Guide loop limit (dig_deeper passes per session)", min_value=1, max_value=50,
-                                  step=1, value=int(settings.guide_max_loops), key="settings_guide_loops",
-                                  disabled="guide_max_loops" in fixed,
-                                  help=_help("guide_max_loops", "The guide hands off to the analysis when it has "
-                                             "dug this many times (seed 003: 8)."))
+    workflow_values = {}
+    for spec in available_specs():
+        if spec.settings_model is not None:
+            workflow_values[spec.id] = render_workflow_settings(spec, _current(spec))
     st.markdown("**LangSmith tracing**")
     cols = st.columns([1, 2, 2])
     tracing = cols[0].toggle("Trace runs", value=settings.langsmith_tracing, key="settings_langsmith_tracing",
@@ -93,13 +98,15 @@ if apply or save:
     overrides = {"provider": provider, "model": model, "base_url": base_url, "data_dir": data_dir,
                  "timeout_s": timeout_s, "max_retries": int(max_retries), "fallback_to_offline": fallback,
                  "chroma_url": chroma_url.strip(), "embedding_provider": embedding_provider,
-                 "embedding_model": embedding_model.strip(), "accumulate_threshold": float(threshold),
-                 "claim_lease_s": float(lease), "guide_max_loops": int(guide_loops), "langsmith_tracing": tracing,
+                 "embedding_model": embedding_model.strip(), "langsmith_tracing": tracing,
                  "langsmith_project": project.strip(), "langsmith_endpoint": endpoint.strip()}
     previous = st.session_state.get(SETTINGS_OVERRIDES)
     try:
-        st.session_state[SETTINGS_OVERRIDES] = {k: v for k, v in overrides.items() if k not in fixed}
+        st.session_state[SETTINGS_OVERRIDES] = {**{k: v for k, v in overrides.items() if k not in fixed},
+                                                "workflow_overrides": workflow_values}
         settings = services.current_settings()
+        for spec in available_specs():
+            spec.settings(settings)  # a value a workflow refuses is refused here, with its reason
     except SettingsError as exc:
         # The choices that worked before stay in force; the form still shows what was typed.
         st.session_state[SETTINGS_OVERRIDES] = previous or {}

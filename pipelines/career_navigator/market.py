@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from pipelines.core.registry import ASSETS_DIR
+from pipelines.core.paths import ASSETS_DIR
 
 DEFAULT_MARKET_FILE = ASSETS_DIR / "market" / "career_market.json"
 

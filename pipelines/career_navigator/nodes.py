@@ -13,7 +13,8 @@ from pipelines.career_navigator.schemas import (CareerAnalysis, FeedbackAdjustme
                                                 IntegratedReport, PlanningStrategy, SelfInsight)
 from pipelines.career_navigator.offline_text import SAY
 from pipelines.career_navigator.state import AgentOutput, AgentStatus, AgentTask, CareerContext, WorkflowStage
-from pipelines.career_navigator.tracking import integrity_errors, now_iso, tracked
+from pipelines.career_navigator.tracking import integrity_errors, tracked
+from pipelines.core.clock import now_iso
 from pipelines.core.jsonable import as_prompt_json
 from pipelines.core.text import detect_language, join_items
 

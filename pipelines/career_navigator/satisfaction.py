@@ -6,7 +6,7 @@ import pandas as pd
 from sqlalchemy.engine import Engine
 
 from pipelines.career_navigator.state import SATISFACTION_SCORE
-from pipelines.core.run_metrics import RunFilter, task_updates
+from pipelines.core.trace.run_metrics import RunFilter, task_updates
 
 # The nodes that ask for the client's verdict, and what the verdict is about.
 FEEDBACK_NODES = {"collect_feedback": "report", "confirm_plan": "plan"}

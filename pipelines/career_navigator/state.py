@@ -10,9 +10,13 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from pipelines.core.models import ModelGateway
+from pipelines.core.models.gateway import ModelGateway
 from pipelines.career_navigator.market import MarketDataProvider
 
+
+# The kinds of the two interrupts (PipelineSpec.interrupts): the report feedback and the plan confirmation.
+REPORT_FEEDBACK = "report_feedback"
+PLAN_CONFIRMATION = "plan_confirmation"
 
 class WorkflowStage(StrEnum):
     INITIAL = "initial"

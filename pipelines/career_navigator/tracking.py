@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -10,15 +9,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from pipelines.core.clock import now_iso
 from pipelines.career_navigator.market import MarketDataError
 from pipelines.career_navigator.state import CareerContext, ErrorEntry
-from pipelines.core.models import ModelCallError
+from pipelines.core.models.gateway import ModelCallError
 
 NodeFn = Callable[[dict[str, Any], Runtime[CareerContext]], dict[str, Any]]
 
-
-def now_iso() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def error_entry(state: Mapping[str, Any], node: str, message: str) -> ErrorEntry:

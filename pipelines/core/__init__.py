@@ -1,1 +1,1 @@
-"""The Stepwise runtime shared by all workflows: registry, sessions, traces, models, checkpoints, settings."""
+"""The Stepwise runtime shared by all workflows; it names no workflow (the registry lists them by module name)."""

@@ -5,9 +5,16 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from pipelines.core.errors import format_validation_error
+
+WorkflowModel = TypeVar("WorkflowModel", bound=BaseModel)
 
 PROVIDERS = ("offline", "openai", "ollama")
 DEFAULT_MODELS = {"offline": "offline-engine", "openai": "gpt-4o-mini", "ollama": "llama3.1"}
@@ -29,9 +36,6 @@ ENV_VARS = {
     "chroma_url": "STEPWISE_CHROMA_URL",
     "embedding_provider": "STEPWISE_EMBEDDING_PROVIDER",
     "embedding_model": "STEPWISE_EMBEDDING_MODEL",
-    "claim_lease_s": "STEPWISE_CLAIM_LEASE",
-    "accumulate_threshold": "STEPWISE_ACCUMULATE_THRESHOLD",
-    "guide_max_loops": "STEPWISE_GUIDE_MAX_LOOPS",
     "langsmith_tracing": "STEPWISE_LANGSMITH_TRACING",
     "langsmith_project": "STEPWISE_LANGSMITH_PROJECT",
     "langsmith_endpoint": "STEPWISE_LANGSMITH_ENDPOINT",
@@ -67,16 +71,15 @@ class Settings:
     chroma_url: str = ""
     embedding_provider: str = "offline"
     embedding_model: str = ""
-    # A claimed exception whose worker has not finished within the lease goes back to pending.
-    claim_lease_s: float = 600.0
-    accumulate_threshold: float = 0.8
-    # iCan's guide digs at most this many times per session (seed 003: the comment says 2, the code 8).
-    guide_max_loops: int = 8
     # Per session, through callbacks (pipelines/core/tracing.py); empty endpoint: LangSmith's own.
     langsmith_tracing: bool = False
     langsmith_project: str = "stepwise"
     langsmith_endpoint: str = ""
     langsmith_api_key: str = field(default="", repr=False)
+    # Each workflow's own settings (PipelineSpec.settings_model), by workflow id: as the settings file has them,
+    # and as the page or the CLI set them. Resolved, with the environment between the two, by workflow_settings.
+    workflow_file: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False, compare=False)
+    workflow_overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.provider not in PROVIDERS:
@@ -88,12 +91,6 @@ class Settings:
         if self.embedding_provider not in PROVIDERS:
             raise SettingsError(f"unknown embedding provider {self.embedding_provider!r}; "
                                 f"choose one of {', '.join(PROVIDERS)}")
-        if self.claim_lease_s <= 0:
-            raise SettingsError("the claim lease must be a positive number of seconds")
-        if not 0 <= self.accumulate_threshold <= 1:
-            raise SettingsError("the accumulate threshold is a confidence between 0 and 1")
-        if not 1 <= self.guide_max_loops <= 50:
-            raise SettingsError("the guide's loop limit must be between 1 and 50")
         if self.langsmith_endpoint and not self.langsmith_endpoint.startswith(("http://", "https://")):
             raise SettingsError(f"the LangSmith endpoint must be an http(s) URL, got {self.langsmith_endpoint!r}")
 
@@ -129,12 +126,54 @@ class Settings:
         clean = {k: v for k, v in overrides.items() if v is not None and v != ""}
         return replace(self, **clean)
 
+    def for_workflow(self, workflow_id: str, **values: Any) -> Settings:
+        """These settings with some of one workflow's own settings set (as the page or `--set` would)."""
+        merged = {**self.workflow_overrides, workflow_id: {**self.workflow_overrides.get(workflow_id, {}), **values}}
+        return replace(self, workflow_overrides=merged)
+
     def to_public(self) -> dict[str, Any]:
         """Everything but the keys: what may be shown, saved or written to a report."""
         data = asdict(self)
         for name in SECRET_FIELDS:
             data[f"{name}_set"] = bool(data.pop(name))
+        data.pop("workflow_file"), data.pop("workflow_overrides")
         return data
+
+
+def parse_assignments(assignments: list[str] | None) -> dict[str, str]:
+    """`["name=value", ...]` (the CLI's `--set`) as a dict; the workflow's settings model checks the values."""
+    parsed = {}
+    for assignment in assignments or ():
+        name, equals, value = assignment.partition("=")
+        if not equals or not name.strip():
+            raise SettingsError(f"--set takes NAME=VALUE, got {assignment!r}")
+        parsed[name.strip()] = value.strip()
+    return parsed
+
+
+def env_var(model: type[BaseModel], name: str) -> str | None:
+    """The environment variable a workflow setting names in its field's json_schema_extra, if any."""
+    extra = model.model_fields[name].json_schema_extra
+    return extra.get("env") if isinstance(extra, dict) else None
+
+
+def workflow_env(model: type[BaseModel]) -> dict[str, str]:
+    """The workflow settings an environment variable fixes, by field name."""
+    return {name: os.environ[var] for name in model.model_fields
+            if (var := env_var(model, name)) and os.environ.get(var)}
+
+
+def workflow_settings(workflow_id: str, model: type[WorkflowModel], settings: Settings) -> WorkflowModel:
+    """One workflow's own settings: defaults < settings file < environment < the page's or the CLI's values."""
+    overrides = settings.workflow_overrides.get(workflow_id, {})
+    unknown = sorted(set(overrides) - set(model.model_fields))
+    if unknown:
+        raise SettingsError(f"{workflow_id} has no setting {', '.join(unknown)} (known: {', '.join(model.model_fields)})")
+    values = {**settings.workflow_file.get(workflow_id, {}), **workflow_env(model), **overrides}
+    try:
+        return model.model_validate({k: v for k, v in values.items() if k in model.model_fields})
+    except ValidationError as exc:
+        raise SettingsError(f"{workflow_id} settings: {format_validation_error(exc)}") from exc
 
 
 def _coerce(name: str, raw: Any) -> Any:
@@ -163,8 +202,14 @@ def read_settings_file(path: Path | None = None) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise SettingsError(f"settings file {path} is not valid JSON: {exc}") from exc
-    known = {f.name for f in fields(Settings)} - set(SECRET_FIELDS)
-    return {k: v for k, v in data.items() if k in known} if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    known = {f.name for f in fields(Settings)} - set(SECRET_FIELDS) - {"workflow_file", "workflow_overrides"}
+    read = {k: v for k, v in data.items() if k in known}
+    sections = data.get("workflows")
+    read["workflow_file"] = {k: dict(v) for k, v in sections.items() if isinstance(v, dict)} \
+        if isinstance(sections, dict) else {}
+    return read
 
 
 def save_settings_file(settings: Settings, path: Path | None = None) -> Path:
@@ -174,6 +219,11 @@ def save_settings_file(settings: Settings, path: Path | None = None) -> Path:
     data = settings.to_public()
     for name in SECRET_FIELDS:
         data.pop(f"{name}_set")
+    sections: dict[str, dict[str, Any]] = {}
+    for source in (settings.workflow_file, settings.workflow_overrides):
+        for workflow_id, values in source.items():
+            sections.setdefault(workflow_id, {}).update(values)
+    data["workflows"] = sections
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     return path
 
@@ -220,7 +270,10 @@ def load_settings(**overrides: Any) -> Settings:
     values.update(read_settings_file())
     values.update(env_overrides())
     values.update({k: v for k, v in overrides.items() if v is not None and v != ""})
+    workflow_file = values.pop("workflow_file", {})
+    workflow_overrides = values.pop("workflow_overrides", {})
     api_key = values.pop("api_key", "") or _find_secret(API_KEY_ENV_VARS, "stepwise")[0]
     langsmith_api_key = values.pop("langsmith_api_key", "") or _find_secret(LANGSMITH_KEY_ENV_VARS, "langsmith")[0]
     typed = {name: _coerce(name, raw) for name, raw in values.items()}
-    return Settings(api_key=api_key, langsmith_api_key=langsmith_api_key, **typed)
+    return Settings(api_key=api_key, langsmith_api_key=langsmith_api_key, workflow_file=workflow_file,
+                    workflow_overrides=workflow_overrides, **typed)

@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from pipelines.core.markup import spreadsheet_safe
-from pipelines.core.registry import InvalidInput
-from pipelines.core.settings import Settings, load_settings
+from pipelines.core.errors import InvalidInput
+from pipelines.core.settings import Settings, load_settings, parse_assignments
+from pipelines.flink_diagnosis.settings import WORKFLOW_ID, flink_settings
 from pipelines.flink_diagnosis.schemas import DiagnosisOutput
 
 RESULT_FIELDS = ("exception_id", "job_id", "job_name", "status", "attempts", "updated_at",
@@ -52,9 +53,12 @@ def indexing_bars() -> tuple[Any, Any]:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    return load_settings(data_dir=args.data_dir, db_url=args.db_url, chroma_url=args.chroma_url,
-                         provider=getattr(args, "provider", None), model=getattr(args, "model", None),
-                         base_url=getattr(args, "base_url", None))
+    settings = load_settings(data_dir=args.data_dir, db_url=args.db_url, chroma_url=args.chroma_url,
+                             provider=getattr(args, "provider", None), model=getattr(args, "model", None),
+                             base_url=getattr(args, "base_url", None),
+                             workflow_overrides={WORKFLOW_ID: parse_assignments(getattr(args, "set", None))})
+    flink_settings(settings)  # a refused --set value stops the command before the queue is touched
+    return settings
 
 
 def cmd_enqueue(args: argparse.Namespace) -> int:
@@ -165,6 +169,8 @@ def add_parser(sub: Any) -> None:
         parser.add_argument("--db-url", help="SQLAlchemy URL of the queue (default: SQLite in the data dir)")
         parser.add_argument("--data-dir", help="where the SQLite files and embedded Chroma live (default ./data)")
         parser.add_argument("--chroma-url", help="a shared Chroma server, http://host:port (default: embedded)")
+        parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                            help="a Flink setting, as on the Settings page (accumulate_threshold, claim_lease_s)")
         return parser
 
     enqueue = common(commands.add_parser("enqueue", help="add the exceptions of a .jsonl file to the queue"))

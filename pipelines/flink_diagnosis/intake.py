@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pipelines.core.session import format_validation_error
+from pipelines.core.errors import format_validation_error
 from pipelines.flink_diagnosis.patterns import exception_classes
 from pipelines.flink_diagnosis.schemas import SubmittedException
 

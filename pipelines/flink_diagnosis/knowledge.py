@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pipelines.core.knowledge import KnowledgeBase, clean_metadata
-from pipelines.core.registry import ASSETS_DIR
+from pipelines.core.knowledge.store import KnowledgeBase, clean_metadata
+from pipelines.core.paths import ASSETS_DIR
 from pipelines.flink_diagnosis.patterns import extract_error_pattern, is_generic_wrapper, simple_name
 
 CASES = "flink_cases"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 from collections.abc import Mapping
@@ -12,6 +11,7 @@ from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langsmith import traceable
 
+from pipelines.core.clock import now_iso
 from pipelines.core.text import clip
 from pipelines.flink_diagnosis.categories import UNKNOWN
 from pipelines.flink_diagnosis.display import threshold_verdict
@@ -24,9 +24,6 @@ log = logging.getLogger(__name__)
 QUERY_CHARS = 4000
 PROMPT_MESSAGE_CHARS = 12_000
 
-
-def now_iso() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
 
 
 def _describe(exc: BaseException) -> str:
@@ -71,7 +68,7 @@ def collect(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[str, 
     except Exception as exc:  # noqa: BLE001 - §5.1: the route decides
         return {"error": f"collect failed: {_describe(exc)}", "status": DiagnosisStatus.FAILED.value}
     if job is None:
-        return {"job_info": None, "status": DiagnosisStatus.COMPLETED.value, "end_time": now_iso(), "error": None}
+        return {"job_info": None, "status": DiagnosisStatus.COMPLETED.value, "end_time": now_iso("milliseconds"), "error": None}
     return {"job_info": job, "status": DiagnosisStatus.IN_PROGRESS.value, "error": None}
 
 
@@ -138,7 +135,7 @@ def store(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[str, An
             return {"error": f"store failed: the claim on exception {job['exception_id']} was lost (lease expired)"}
     except Exception as exc:  # noqa: BLE001 - §5.1
         return {"error": f"store failed: {_describe(exc)}"}
-    return {"status": DiagnosisStatus.COMPLETED.value, "end_time": now_iso()}
+    return {"status": DiagnosisStatus.COMPLETED.value, "end_time": now_iso("milliseconds")}
 
 
 @traceable(name="accumulate_knowledge")
@@ -154,7 +151,7 @@ def accumulate(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[st
         case, added = ctx.knowledge.add_case(
             category=result["category"], error_type=job.get("error_type"), error_message=job["error_message"],
             root_cause=result["root_cause"], solution=result["suggested_fix"], confidence=confidence,
-            created_at=now_iso())
+            created_at=now_iso("milliseconds"))
     except Exception as exc:  # noqa: BLE001 - the diagnosis is stored already; the case can wait
         return {"accumulated_case": {"added": False, "reason": f"knowledge base unavailable: {_describe(exc)}"}}
     return {"accumulated_case": {"added": added, "case_id": case["case_id"], "hit_count": case.get("hit_count", 0),
@@ -173,7 +170,7 @@ def handle_error(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[
                                        worker_id=job.get("claimed_by"))
         except Exception as exc:  # noqa: BLE001 - the queue's lease will hand it out again
             log.error("could not mark exception %s failed: %s", job["exception_id"], exc)
-    return {"status": DiagnosisStatus.FAILED.value, "end_time": now_iso()}
+    return {"status": DiagnosisStatus.FAILED.value, "end_time": now_iso("milliseconds")}
 
 
 def should_continue_after_collect(state: Mapping[str, Any]) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from pipelines.core.pdf import PdfDocument
+from pipelines.core.pdf.document import PdfDocument
 from pipelines.flink_diagnosis.categories import label
 from pipelines.flink_diagnosis.display import confidence_text, status_label, unique
 from pipelines.flink_diagnosis.patterns import headline

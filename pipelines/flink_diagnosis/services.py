@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from pipelines.core.knowledge import open_knowledge
+from pipelines.core.knowledge.store import open_knowledge
 from pipelines.core.settings import Settings
 from pipelines.flink_diagnosis.knowledge import FlinkKnowledge
+from pipelines.flink_diagnosis.settings import flink_settings
 from pipelines.flink_diagnosis.store import ExceptionStore
 
 _lock = threading.Lock()
@@ -16,7 +17,7 @@ _knowledge: dict[tuple[Any, ...], FlinkKnowledge] = {}
 
 
 def _store_key(settings: Settings) -> tuple[Any, ...]:
-    return (settings.effective_db_url, settings.claim_lease_s)
+    return (settings.effective_db_url, flink_settings(settings).claim_lease_s)
 
 
 def _knowledge_key(settings: Settings) -> tuple[Any, ...]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Optional, TypedDict
 
-from pipelines.core.models import ModelGateway
+from pipelines.core.models.gateway import ModelGateway
 
 
 MAX_DIAGNOSE_RETRIES = 3  # seed §3.3

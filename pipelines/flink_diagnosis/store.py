@@ -11,7 +11,8 @@ from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
-from pipelines.core.sqlerrors import first_line, redact_url, sql_errors_as
+from pipelines.core.storage.sqlerrors import first_line, redact_url, sql_errors_as
+from pipelines.flink_diagnosis.settings import flink_settings
 from pipelines.flink_diagnosis.tables import (STATUSES, case_row, cases, check_statuses, clip, exception_row,
                                               exceptions, make_engine, metadata, pattern_hash, utcnow, worker_name)
 
@@ -55,7 +56,7 @@ class ExceptionStore:
 
     @classmethod
     def from_settings(cls, settings: Any) -> ExceptionStore:
-        return cls(settings.effective_db_url, lease_s=settings.claim_lease_s)
+        return cls(settings.effective_db_url, lease_s=flink_settings(settings).claim_lease_s)
 
     def _create_tables(self) -> None:
         for attempt in range(4):

@@ -16,7 +16,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
 from pipelines.core.jsonable import to_jsonable
-from pipelines.core.sqlite_wal import on_connect
+from pipelines.core.storage.sqlite_wal import on_connect
 
 STATUSES = ("pending", "in_progress", "completed", "failed")
 SOURCES = ("shipped", "accumulated")

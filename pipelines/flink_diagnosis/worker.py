@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from pipelines.core.settings import Settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from pipelines.flink_diagnosis.display import exception_title
 
 IDLE_POLL_S = 1.0

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
 from pipelines.core.jsonable import as_prompt_json
-from pipelines.core.models import ModelCallError, ModelGateway
+from pipelines.core.models.gateway import ModelCallError, ModelGateway
 from pipelines.ican import offline, prompts
 from pipelines.ican.schemas import BasicInfo, FollowUpQuestion, NeedAssessment, SufficiencyJudgement
 from pipelines.ican.state import ChatTurn, GuideStage, ICanContext

@@ -9,8 +9,8 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from pipelines.core.jsonable import as_prompt_json
-from pipelines.core.models import ModelCallError
-from pipelines.core.stepping import subgraph_step_options
+from pipelines.core.models.gateway import ModelCallError
+from pipelines.core.runtime.stepping import subgraph_step_options
 from pipelines.ican import prompts, report, resume
 from pipelines.ican.guide_graph import GUIDE_GRAPH
 from pipelines.ican.guide_nodes import LANGUAGE_NAMES, ask_model, conversation_text, user_text
@@ -18,10 +18,8 @@ from pipelines.ican.language import first_language, language_after
 from pipelines.ican.occupations import career_matches, client_skills
 from pipelines.ican.riasec import score_riasec
 from pipelines.ican.schemas import RIASEC, RiasecProfile, StructuredProfile
-from pipelines.ican.state import Agent, ChatTurn, GuideStage, ICanContext
+from pipelines.ican.state import CLIENT_MESSAGE, MAX_CLIENT_TURNS, Agent, ChatTurn, GuideStage, ICanContext
 
-CLIENT_MESSAGE = "client_message"
-MAX_CLIENT_TURNS = 3  # the seed's route forces the analysis once the client has sent three messages
 PROGRESS = {"handoff": 30, Agent.RESUME_PARSER: 50, Agent.PROFILE_ANALYZER: 70, Agent.CAREER_MATCHER: 90,
             Agent.REPORTER: 100}
 

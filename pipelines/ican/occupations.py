@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from pipelines.core.registry import ASSETS_DIR
+from pipelines.core.paths import ASSETS_DIR
 from pipelines.core.text import join_items
 from pipelines.ican.lexicon import Term, TermMatcher
 from pipelines.ican.schemas import RIASEC, CareerMatch

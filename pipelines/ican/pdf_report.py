@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from pipelines.core.pdf import PdfDocument
+from pipelines.core.pdf.document import PdfDocument
 from pipelines.core.text import Phrasebook
 from pipelines.ican.report import match_title
 from pipelines.ican.riasec import type_name

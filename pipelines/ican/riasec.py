@@ -8,7 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 
-from pipelines.core.registry import ASSETS_DIR
+from pipelines.core.paths import ASSETS_DIR
 from pipelines.ican.lexicon import Term, TermHit, TermMatcher
 from pipelines.ican.schemas import RIASEC, RiasecProfile
 

@@ -6,14 +6,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from tests.app.conftest import no_errors
 from tests.support.toy_pipeline import ToyContext, make_toy_spec
 
 
 def slow_toy_page():
     """The studio page of the toy workflow, every node slowed as a real model would be."""
-    from dashboard.components.workflow_page import render_workflow_page
+    from dashboard.studio.workflow_page import render_workflow_page
     from tests.support.toy_pipeline import ToyContext, make_toy_spec
 
     render_workflow_page(make_toy_spec(ToyContext(deps=None, pause_s=1.0)))

@@ -154,7 +154,7 @@ def test_an_answer_from_a_stale_tab_is_refused_with_its_text_kept(page):
 def _values(thread):
     from pipelines.core.registry import get_spec
     from pipelines.core.settings import load_settings
-    from pipelines.core.studio import Studio
+    from pipelines.core.runtime.studio import Studio
     studio = Studio.from_settings(load_settings())
     try:
         return studio.open_session(get_spec(KEY), thread, load_settings()).values()

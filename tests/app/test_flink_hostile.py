@@ -9,7 +9,7 @@ import re
 from pipelines.core.markup import unescape_markdown
 from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from pipelines.flink_diagnosis import services
 from tests.app.conftest import no_errors
 
@@ -125,7 +125,7 @@ def test_a_hostile_search_and_upload_name_are_echoed_as_text(page, data_dir):
 
 
 def test_the_csv_export_does_not_hand_a_spreadsheet_a_formula(data_dir):
-    from dashboard.components.flink_results import _csv
+    from dashboard.workflows.flink_diagnosis.results import _csv
 
     store = queue(data_dir)
     exception_id = store.add_exception(job_id="=HYPERLINK(\"http://x\")", job_name="@SUM(A1:A9)",

@@ -101,11 +101,11 @@ def test_an_unreachable_chroma_server_or_database_gets_a_clear_message(page, mon
 def test_settings_page_sets_the_knowledge_base_options(page):
     app = page("settings")
     app.text_input(key="settings_chroma_url").input("http://chroma.internal:8000")
-    app.number_input(key="settings_threshold").set_value(0.9)
+    app.number_input(key="settings_flink_diagnosis_accumulate_threshold").set_value(0.9)
     next(b for b in app.button if b.label == "Apply to this session").click().run()
     no_errors(app)
     overrides = app.session_state["settings_overrides"]
-    assert overrides["chroma_url"] == "http://chroma.internal:8000" and overrides["accumulate_threshold"] == 0.9
+    assert overrides["chroma_url"] == "http://chroma.internal:8000" and overrides["workflow_overrides"]["flink_diagnosis"]["accumulate_threshold"] == 0.9
 
 
 def test_a_batch_runs_in_the_background_and_the_page_shows_its_progress(page, data_dir):

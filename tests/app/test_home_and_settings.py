@@ -4,7 +4,7 @@ import json
 import re
 
 from pipelines.core.settings import LANGSMITH_KEY_ENV_VARS, settings_file_path
-from tests.app.conftest import no_errors
+from tests.app.conftest import no_errors, open_workflow_page
 from tests.support.openai_stub import OpenAIStub
 
 
@@ -18,7 +18,7 @@ def test_home_shows_five_cards_and_marks_unbuilt_ones_as_coming(entry):
 
 
 def test_navigation_reaches_the_workflow_page(entry):
-    entry.switch_page("app_pages/career_navigator.py").run()
+    open_workflow_page(entry, "career_navigator").run()
     no_errors(entry)
     assert entry.title[0].value == "CareerNavigator"
 
@@ -37,12 +37,12 @@ def test_settings_apply_and_save_never_write_the_key(page, monkeypatch):
     assert "API key: set (from OPENAI_API_KEY)" in page_text(app)
     app.selectbox(key="settings_provider").select("openai")
     app.text_input(key="settings_model").input("gpt-test")
-    app.number_input(key="settings_guide_loops").set_value(5)
+    app.number_input(key="settings_ican_guide_max_loops").set_value(5)
     next(b for b in app.button if "save as defaults" in b.label).click().run()
     no_errors(app)
     assert "No key was written" in " ".join(s.value for s in app.success)
     saved = json.loads(settings_file_path().read_text())
-    assert saved["provider"] == "openai" and saved["model"] == "gpt-test" and saved["guide_max_loops"] == 5
+    assert saved["provider"] == "openai" and saved["model"] == "gpt-test" and saved["workflows"]["ican"]["guide_max_loops"] == 5
     assert "sk-should-not-appear" not in settings_file_path().read_text()
     assert "sk-should-not-appear" not in page_text(app)
 

@@ -7,7 +7,7 @@ import pytest
 from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from tests.app.conftest import no_errors
 from tests.app.test_ican_page import KEY, chat_lines, send, start, submit, unescaped_markup
 from tests.support.resume_files import RESUME_EN, make_pdf

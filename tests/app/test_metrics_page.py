@@ -2,10 +2,10 @@
 
 import datetime as dt
 
-from pipelines.core.pricing import PRICING_FILE_ENV
+from pipelines.core.models.pricing import PRICING_FILE_ENV
 from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from pipelines.flink_diagnosis import services
 from tests.app.conftest import no_errors
 from tests.support.driving import run_with_answers

@@ -8,7 +8,7 @@ from dashboard import services
 
 from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from tests.app.conftest import no_errors
 from tests.conftest import scenario
 from tests.support.driving import DISSATISFIED_SEED, SATISFIED, run_with_answers

@@ -106,7 +106,7 @@ def test_a_state_value_no_view_expects_leaves_the_page_working(page, data_dir):
     app = _stepped(page)
     from pipelines.core.registry import get_spec
     from pipelines.core.settings import load_settings
-    from pipelines.core.studio import Studio
+    from pipelines.core.runtime.studio import Studio
     studio = Studio.from_settings(load_settings())
     session = studio.open_session(get_spec("career_navigator"), app.query_params["thread"], load_settings())
     session.edit_state({"iteration_count": -1, "plan_revision_count": "lots", "integrated_report": "not a dict",

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.core.studio import Studio  # noqa: E402
+from pipelines.core.runtime.studio import Studio  # noqa: E402
 from tests.support.toy_pipeline import ToyContext, make_toy_spec  # noqa: E402
 
 REVISE = {"decision": "revise", "note": "again"}
@@ -29,7 +29,7 @@ TABS = ("State", "Changes", "Evolution", "Iterations", "Metrics", "Checkpoints")
 
 def toy_page():
     """The studio page of the toy workflow (a revise loop makes threads as long as wanted)."""
-    from dashboard.components.workflow_page import render_workflow_page
+    from dashboard.studio.workflow_page import render_workflow_page
     from tests.support.toy_pipeline import ToyContext, make_toy_spec
 
     render_workflow_page(make_toy_spec(ToyContext(deps=None)))

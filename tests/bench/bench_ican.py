@@ -26,10 +26,11 @@ sys.path.insert(0, str(ROOT))
 
 from langgraph.types import Command  # noqa: E402
 
-from pipelines.core.models import ModelGateway  # noqa: E402
-from pipelines.core.registry import RuntimeDeps, get_spec  # noqa: E402
+from pipelines.core.models.gateway import ModelGateway  # noqa: E402
+from pipelines.core.spec import RuntimeDeps
+from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.core.studio import Studio  # noqa: E402
+from pipelines.core.runtime.studio import Studio  # noqa: E402
 from pipelines.ican.lexicon import normalize  # noqa: E402
 from pipelines.ican.occupations import client_skills, interest_fit, match_careers, occupations  # noqa: E402
 from pipelines.ican.riasec import riasec_matcher, score_riasec  # noqa: E402

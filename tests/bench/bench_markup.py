@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from pipelines.core.markup import escape_markdown, sanitize_markdown  # noqa: E402
-from pipelines.core.registry import get_spec  # noqa: E402
+from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.core.state_edit import validate_state_edits  # noqa: E402
-from pipelines.core.studio import Studio  # noqa: E402
+from pipelines.core.runtime.state_edit import validate_state_edits  # noqa: E402
+from pipelines.core.runtime.studio import Studio  # noqa: E402
 
 UNIT = ("Line one: ![p](http://evil.example/p.png) [c](javascript:alert(1)) <img src=x> **b** _e_ :red[r] $x$ "
         "user_profile.age www.example.org me@example.org\n# heading\n- item\n1. first | a | b |\n")

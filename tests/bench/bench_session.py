@@ -19,10 +19,11 @@ sys.path.insert(0, str(ROOT))
 
 from langgraph.types import Command  # noqa: E402
 
-from pipelines.core.models import ModelGateway  # noqa: E402
-from pipelines.core.registry import RuntimeDeps, get_spec  # noqa: E402
+from pipelines.core.models.gateway import ModelGateway  # noqa: E402
+from pipelines.core.spec import RuntimeDeps
+from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.core.studio import Studio  # noqa: E402
+from pipelines.core.runtime.studio import Studio  # noqa: E402
 
 SCENARIO = json.loads((ROOT / "assets/scenarios/career_navigator/seed_example.json").read_text(encoding="utf-8"))
 

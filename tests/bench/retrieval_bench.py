@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pipelines.core.knowledge import OfflineEmbedding, open_knowledge  # noqa: E402
+from pipelines.core.knowledge.store import OfflineEmbedding, open_knowledge  # noqa: E402
 from pipelines.core.settings import load_settings  # noqa: E402
 
 EXCEPTIONS = {

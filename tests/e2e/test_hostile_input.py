@@ -10,7 +10,7 @@ import json
 import pytest
 
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from tests.e2e.conftest import SHOTS, streamlit_server
 from tests.e2e.test_career_navigator_walkthrough import click, settle
 from tests.e2e.test_studio_walkthrough import choose

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pipelines.core.knowledge import open_knowledge
+from pipelines.core.knowledge.store import open_knowledge
 from pipelines.core.settings import load_settings
 
 pytestmark = pytest.mark.services
@@ -80,7 +80,7 @@ def test_two_workers_share_one_store_on_the_server(chroma_url, tmp_path):
         "zh-checkpoint-timeout"]
 
     # A second worker, in another process with its own data dir, sees the same collection.
-    script = ("import sys; from pipelines.core.knowledge import open_knowledge; "
+    script = ("import sys; from pipelines.core.knowledge.store import open_knowledge; "
               "from pipelines.core.settings import load_settings; "
               "kb = open_knowledge(load_settings(data_dir=sys.argv[1], chroma_url=sys.argv[2])); "
               "print(kb.count('cases'), kb.search('cases', 'heap space out of memory', k=1)[0].id); "

@@ -3,11 +3,11 @@
 import pytest
 
 from pipelines.career_navigator.satisfaction import satisfaction_frame
-from pipelines.core.checkpoints import open_checkpointer
-from pipelines.core.run_metrics import RunFilter, filter_options, load_run_metrics, thread_frame
-from pipelines.core.runstore import RunStore
+from pipelines.core.storage.checkpoints import open_checkpointer
+from pipelines.core.trace.run_metrics import RunFilter, filter_options, load_run_metrics, thread_frame
+from pipelines.core.storage.runstore import RunStore
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from tests.support.driving import run_with_answers
 
 pytestmark = pytest.mark.services

@@ -6,10 +6,10 @@ import uuid
 import pytest
 from sqlalchemy import inspect
 
-from pipelines.core.checkpoints import open_checkpointer
-from pipelines.core.runstore import RunStore
+from pipelines.core.storage.checkpoints import open_checkpointer
+from pipelines.core.storage.runstore import RunStore
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from tests.conftest import scenario
 from tests.support.driving import SATISFIED, run_with_answers
 from tests.support.toy_pipeline import ToyContext, make_toy_spec

@@ -4,11 +4,11 @@ import uuid
 
 import pytest
 
-from pipelines.core.checkpoints import open_checkpointer
-from pipelines.core.runstore import RunStore
+from pipelines.core.storage.checkpoints import open_checkpointer
+from pipelines.core.storage.runstore import RunStore
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
-from pipelines.core.trace import StepRecord, TaskRecord
+from pipelines.core.runtime.studio import Studio
+from pipelines.core.trace.records import StepRecord, TaskRecord
 from tests.conftest import scenario
 from tests.support.driving import DISSATISFIED_SEED, SATISFIED, run_with_answers
 

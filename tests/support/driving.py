@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipelines.core.session import Session
+from pipelines.core.runtime.session import Session
 
 DISSATISFIED_SEED = {"satisfaction_level": "dissatisfied",
                      "feedback_text": "我希望重点关注大模型和多智能体方向的AI产品经理岗位"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from pipelines.core.pdf import PdfDocument
+from pipelines.core.pdf.document import PdfDocument
 
 RESUME_EN = """Daniel Kim
 Summary: Data-minded chemist who automates lab analysis.

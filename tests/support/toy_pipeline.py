@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel
 
-from pipelines.core.registry import Counter, InterruptSpec, PipelineSpec, RuntimeDeps
+from pipelines.core.spec import Counter, InterruptSpec, PipelineSpec, RuntimeDeps, WorkflowEntry
 
 
 class Approval(BaseModel):
@@ -77,6 +77,9 @@ def build() -> StateGraph:
     return graph
 
 
+TOY_ENTRY = WorkflowEntry("toy", "Toy", "-", "Testers", "test workflow", package=None)
+
+
 def make_toy_spec(context: ToyContext | None = None) -> PipelineSpec:
     """A spec whose context object the test keeps, to switch failures on and see which nodes ran."""
     shared = context
@@ -93,7 +96,7 @@ def make_toy_spec(context: ToyContext | None = None) -> PipelineSpec:
                 "decision": None}
 
     return PipelineSpec(
-        id="toy", title="Toy", seed="-", summary="test workflow", build=build, make_context=make_context,
+        id="toy", entry=TOY_ENTRY, build=build, make_context=make_context,
         make_input=make_input, report=lambda state: f"# Toy\n\n{', '.join(state.get('log', []))}",
         counters=(Counter("rounds", "Revision rounds", limit_field="max_rounds", loop_edge=("review", "draft")),),
         interrupts=(InterruptSpec("approval", "Approve the draft", Approval),),

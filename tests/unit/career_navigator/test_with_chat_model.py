@@ -1,6 +1,6 @@
 """CareerNavigator with a real-provider gateway and a scripted chat model: outputs, usage, failures."""
 
-from pipelines.core.models import ModelGateway
+from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.settings import load_settings
 from tests.conftest import scenario
 from tests.support.driving import SATISFIED, run_with_answers

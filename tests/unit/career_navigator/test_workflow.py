@@ -1,6 +1,6 @@
 """CareerNavigator end to end through the real graph and the offline engine."""
 
-from pipelines.core.trace import first_changed_by
+from pipelines.core.trace.records import first_changed_by
 from tests.conftest import scenario
 from tests.support.driving import DISSATISFIED_SEED, SATISFIED, run_with_answers
 

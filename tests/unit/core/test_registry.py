@@ -2,11 +2,12 @@
 
 import pytest
 
-from pipelines.core.registry import CATALOG, InvalidInput, available_specs, get_spec
+from pipelines.core.errors import InvalidInput
+from pipelines.core.registry import available_specs, get_spec, workflows
 
 
 def test_catalog_lists_the_five_seed_workflows_and_only_built_ones_have_specs():
-    assert [e.id for e in CATALOG] == ["career_navigator", "flink_diagnosis", "recruiter", "ican", "deep_research"]
+    assert [e.id for e in workflows()] == ["career_navigator", "flink_diagnosis", "recruiter", "ican", "deep_research"]
     assert [s.id for s in available_specs()] == ["career_navigator", "flink_diagnosis", "ican"]
     with pytest.raises(InvalidInput, match="not built yet"):
         get_spec("recruiter")
@@ -21,3 +22,11 @@ def test_scenarios_load_in_their_order_with_answers():
     assert spec.scenario("seed_example").answers[0]["satisfaction_level"] == "dissatisfied"
     with pytest.raises(InvalidInput, match="no scenario 'missing'"):
         spec.scenario("missing")
+
+
+def test_a_spec_takes_its_title_seed_and_summary_from_its_registry_entry():
+    entries = {entry.id: entry for entry in workflows()}
+    for spec in available_specs():
+        entry = entries[spec.id]
+        assert (spec.title, spec.seed, spec.summary) == (entry.title, entry.seed, entry.summary)
+    assert get_spec("flink_diagnosis").title == "Flink job diagnosis"

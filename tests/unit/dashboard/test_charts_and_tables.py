@@ -1,10 +1,10 @@
 """Pure chart and table functions of the dashboard, from real step records."""
 
-from dashboard.components.evolution import evolution_frame, styled_evolution
-from dashboard.components.metrics_charts import (counter_frame, make_counter_figure, make_latency_figure,
+from dashboard.studio.evolution import evolution_frame, styled_evolution
+from dashboard.studio.metrics_charts import (counter_frame, make_counter_figure, make_latency_figure,
                                                  make_timeline_figure, make_usage_figure, task_frame)
-from dashboard.components.state_panel import changes_frame, state_frame
-from pipelines.core.trace import evolution_matrix
+from dashboard.studio.state_panel import changes_frame, state_frame
+from pipelines.core.trace.records import evolution_matrix
 from tests.conftest import scenario
 from tests.support.driving import DISSATISFIED_SEED, SATISFIED, run_with_answers
 

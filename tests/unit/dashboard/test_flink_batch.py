@@ -3,9 +3,9 @@ progress line counts, and what its runs are called."""
 
 import pytest
 
-from dashboard.batch import BatchProgress, BatchRunner, outcome_message, progress_text
+from dashboard.workflows.flink_diagnosis.batch import BatchProgress, BatchRunner, outcome_message, progress_text
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from pipelines.flink_diagnosis import services
 
 

@@ -1,8 +1,8 @@
 """The graph as DOT: colours for visited, current, next and waiting nodes; clusters; loop labels."""
 
-from dashboard.components.graph_view import CLUSTER_TINTS, COLOURS, GraphHighlights, counter_labels, graph_dot, graph_shape
+from dashboard.studio.graph_view import CLUSTER_TINTS, COLOURS, GraphHighlights, counter_labels, graph_dot, graph_shape
 from pipelines.core.registry import get_spec
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 
 
 def test_dot_colours_nodes_by_role_and_labels_loops():

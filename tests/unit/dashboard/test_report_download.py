@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from pipelines.core.registry import get_spec
 from pipelines.core.settings import load_settings
-from pipelines.core.studio import Studio
+from pipelines.core.runtime.studio import Studio
 from tests.support.driving import run_with_answers
 
 PREFIX = "ican-test"
@@ -20,7 +20,7 @@ def download_row(thread_id: str, broken_report: bool) -> None:
     import dataclasses
 
     from dashboard import services
-    from dashboard.components.report_download import render_report_downloads
+    from dashboard.studio.report_download import render_report_downloads
     from pipelines.core.registry import get_spec
 
     def no_fonts(values):

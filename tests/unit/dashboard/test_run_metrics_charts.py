@@ -3,12 +3,12 @@
 import pandas as pd
 import pytest
 
-from dashboard.components.run_metrics_charts import (gantt_lanes, make_cost_figure, make_iterations_figure,
-                                                     make_latency_distribution_figure, make_outcome_figure,
-                                                     make_run_gantt_figure, make_satisfaction_figure,
-                                                     make_usage_by_provider_figure)
+from dashboard.studio.run_metrics_charts import (gantt_lanes, make_cost_figure, make_iterations_figure,
+                                                 make_latency_distribution_figure, make_outcome_figure,
+                                                 make_run_gantt_figure, make_usage_by_provider_figure)
+from dashboard.workflows.career_navigator.metrics import make_satisfaction_figure
 from pipelines.career_navigator.satisfaction import SATISFACTION_COLUMNS
-from pipelines.core.run_metrics import ITERATION_COLUMNS, TASK_COLUMNS, THREAD_COLUMNS
+from pipelines.core.trace.run_metrics import ITERATION_COLUMNS, TASK_COLUMNS, THREAD_COLUMNS
 
 T0 = pd.Timestamp("2026-11-20 09:00:00")
 

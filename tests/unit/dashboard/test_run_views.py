@@ -3,10 +3,10 @@
 import pandas as pd
 import pytest
 
-from dashboard.components.run_compare import (diff_frame, make_node_timing_figure, make_node_usage_figure,
+from dashboard.studio.run_compare import (diff_frame, make_node_timing_figure, make_node_usage_figure,
                                               nodes_frame, nodes_table)
-from dashboard.components.run_table import format_duration, runs_frame, table_key
-from pipelines.core.compare import compare_sessions
+from dashboard.studio.run_table import format_duration, runs_frame, table_key
+from pipelines.core.trace.compare import compare_sessions
 from tests.conftest import scenario
 from tests.support.driving import DISSATISFIED_SEED, SATISFIED, run_with_answers
 

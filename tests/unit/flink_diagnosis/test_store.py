@@ -207,7 +207,7 @@ def test_an_identical_pattern_is_not_stored_twice_its_hit_count_goes_up(store):
 
 
 def test_settings_choose_the_database_and_the_lease(settings):
-    store = ExceptionStore.from_settings(settings.with_overrides(claim_lease_s=42.0))
+    store = ExceptionStore.from_settings(settings.for_workflow("flink_diagnosis", claim_lease_s=42.0))
     try:
         assert store.url == settings.effective_db_url and store.lease == timedelta(seconds=42)
         assert store.engine.dialect.name == "sqlite"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipelines.core.models import ModelGateway
+from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.settings import load_settings
 from tests.support.fake_chat import ScriptedChatModel
 from tests.unit.flink_diagnosis.conftest import flink_scenario
@@ -147,7 +147,7 @@ def test_a_missing_exception_id_fails_cleanly(flink_studio, flink_spec, flink_se
 
 
 def test_below_the_accumulate_threshold_nothing_is_learned(flink_studio, flink_spec, flink_settings, store):
-    strict = flink_settings.with_overrides(accumulate_threshold=0.99)
+    strict = flink_settings.for_workflow("flink_diagnosis", accumulate_threshold=0.99)
     session, _ = run(flink_studio, flink_spec, strict, flink_scenario("checkpoint_expired"))
     added = session.values()["accumulated_case"]
     assert added["added"] is False and "is below the 0.99 threshold" in added["reason"]

@@ -4,8 +4,9 @@ import json
 
 import pytest
 
-from pipelines.core.models import ModelGateway
+from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.registry import get_spec
+from pipelines.ican.settings import ican_settings
 from pipelines.ican.state import ICanContext
 from tests.conftest import SCENARIOS
 
@@ -21,7 +22,7 @@ def ican():
 
 @pytest.fixture
 def context(settings):
-    return ICanContext(gateway=ModelGateway(settings), max_guide_loops=settings.guide_max_loops)
+    return ICanContext(gateway=ModelGateway(settings), max_guide_loops=ican_settings(settings).guide_max_loops)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 from pypdf import PdfReader
 
 from pipelines.core.markup import sanitize_markdown
-from pipelines.core.registry import InvalidInput
+from pipelines.core.errors import InvalidInput
 from pipelines.ican.report import write_report
 
 HOSTILE = "I love data ![x](http://evil.example/p.png) <img src=x> **now** | and *this*"

@@ -60,7 +60,7 @@ def test_unusable_files_get_a_clear_reason(name, data, reason):
 
 
 def test_a_pdf_with_no_text_says_it_needs_ocr():
-    from pipelines.core.pdf import PdfDocument
+    from pipelines.core.pdf.document import PdfDocument
     with pytest.raises(ResumeFileError, match="no text|does not look like a resume"):
         read_resume("scan.pdf", PdfDocument("").build())
 

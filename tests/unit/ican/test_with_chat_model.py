@@ -2,7 +2,7 @@
 
 from langchain_core.messages import BaseMessage
 
-from pipelines.core.models import ModelGateway
+from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.settings import load_settings
 from tests.support.driving import run_with_answers
 from tests.support.fake_chat import ScriptedChatModel

@@ -1,6 +1,6 @@
 """The outer iCan workflow on the real graph, checkpointer and run store: routes, progress, messages, resumes."""
 
-from pipelines.core.registry import ASSETS_DIR
+from pipelines.core.paths import ASSETS_DIR
 from pipelines.ican.nodes import route_after_guide
 from tests.support.driving import run_with_answers
 from tests.unit.ican.conftest import ican_scenario
@@ -139,7 +139,7 @@ def test_a_missing_resume_file_is_noted(start_ican):
 
 
 def test_the_guide_loop_limit_is_a_setting(studio, ican, settings):
-    tight = settings.with_overrides(guide_max_loops=1)
+    tight = settings.for_workflow("ican", guide_max_loops=1)
     session = studio.new_session(ican, {"raw_input": "I'm a nurse, 5 years. Bachelor's degree."}, tight)
     session.run("end")
     state = session.values()

@@ -1,1 +1,0 @@
-"""Reusable widgets of the Stepwise dashboard."""

@@ -1,0 +1,77 @@
+"""Step, Run to interrupt, Run to end (in a background worker) and Reset, with the run's status beside them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+import streamlit as st
+
+from dashboard.studio.live_run import report_finished
+from dashboard.state_keys import FLASH
+from pipelines.core.runtime.background import BackgroundRun, BackgroundRuns
+from pipelines.core.errors import InvalidInput
+from pipelines.core.runtime.outcomes import StepOutcome
+from pipelines.core.runtime.session import Session
+
+STATUS_TEXT = {"new": "not started", "ready": "paused between steps", "waiting": "waiting for your answer",
+               "completed": "completed", "failed": "failed — Step retries the failed node"}
+STATUS_BADGE = {"completed": ":green[:material/check_circle:]", "waiting": ":orange[:material/pending:]",
+                "failed": ":red[:material/error:]", "ready": ":blue[:material/pause_circle:]",
+                "new": ":gray[:material/radio_button_unchecked:]"}
+# A run that ends this soon is drawn at once, as a plain click would; a longer one is polled as it goes.
+FOREGROUND_WAIT_S = 1.5
+
+
+def _report(outcomes: list[StepOutcome]) -> None:
+    errors = [o.error for o in outcomes if o.error]
+    if errors:
+        st.session_state[FLASH] = ("error", f"A step failed: {errors[-1]}")
+    elif outcomes:
+        st.session_state[FLASH] = ("success", f"Ran {len(outcomes)} step(s).")
+
+
+def run_in_background(runs: BackgroundRuns, session: Session, until: Literal["interrupt", "end"],
+                      open_worker_session: Callable[[], Session]) -> BackgroundRun:
+    """Start the run in a worker and wait a moment: one that ends by then is reported at once."""
+    run = runs.start(session.thread_id, until, open_worker_session)
+    if run.wait(FOREGROUND_WAIT_S):
+        report_finished(run)
+    return run
+
+
+def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[], None], runs: BackgroundRuns,
+                         open_worker_session: Callable[[], Session]) -> bool:
+    """Draw the controls; returns True when the session changed (the page should rerun)."""
+    status = session.status()
+    running = runs.active(session.thread_id) is not None
+    ready = status in ("ready", "failed") and not running
+    columns = st.columns([1, 1.5, 1.3, 1, 3.5], vertical_alignment="center")
+    changed = False
+    try:
+        if columns[0].button("Step", key=f"{key_prefix}_step", disabled=not ready, type="primary", icon=":material/play_arrow:",
+                             help="Run one super-step (parallel nodes run together)"):
+            _report([session.step()])
+            changed = True
+        if columns[1].button("Run to interrupt", key=f"{key_prefix}_run_interrupt", disabled=not ready,
+                             icon=":material/skip_next:",
+                             help="Run until a breakpoint, a question for you, or the end"):
+            run_in_background(runs, session, "interrupt", open_worker_session)
+            changed = True
+        if columns[2].button("Run to end", key=f"{key_prefix}_run_end", disabled=not ready, icon=":material/fast_forward:",
+                             help="Ignore breakpoints; stop only where the workflow needs your answer"):
+            run_in_background(runs, session, "end", open_worker_session)
+            changed = True
+    except InvalidInput as exc:
+        st.session_state[FLASH] = ("error", str(exc))
+        changed = True
+    if columns[3].button("Reset", key=f"{key_prefix}_reset", icon=":material/restart_alt:", help="Start a new run with the same input"):
+        on_reset()
+        changed = True
+    if running:
+        columns[4].markdown(":material/progress_activity: **running in the background**")
+        return changed
+    badge = STATUS_BADGE[status]
+    next_nodes = ", ".join(session.next_nodes()) or "—"
+    columns[4].markdown(f"{badge} **{STATUS_TEXT[status]}** · next: `{next_nodes}`")
+    return changed

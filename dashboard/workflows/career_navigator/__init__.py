@@ -1,0 +1,1 @@
+"""CareerNavigator's own dashboard parts: the Satisfaction tab of the Metrics page."""

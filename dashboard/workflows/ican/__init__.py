@@ -1,0 +1,1 @@
+"""iCan's own dashboard parts: the counselor's chat and the Results tab."""

@@ -1,0 +1,132 @@
+"""Runs that go on in a worker thread while pages poll them: Run to interrupt or to the end, stoppable between steps."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pipelines.core.errors import InvalidInput
+from pipelines.core.runtime.outcomes import StepOutcome
+from pipelines.core.runtime.session import Session
+
+
+@dataclass(frozen=True)
+class LandedStep:
+    """What a page shows of a step the worker finished."""
+
+    step: int
+    label: str
+    status: str
+    duration_ms: float
+    error: str | None
+    counters: dict[str, int]
+
+
+@dataclass
+class BackgroundRun:
+    """One run of one thread in a worker. The worker only appends to `steps` and sets the end fields; pages
+    read them. Nothing here touches a UI."""
+
+    thread_id: str
+    until: Literal["interrupt", "end"]
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started_at: float = field(default_factory=time.time)
+    steps: list[LandedStep] = field(default_factory=list)
+    finished_at: float | None = None
+    final_status: str | None = None
+    error: str | None = None
+    stop_requested: bool = False
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    _done: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    @property
+    def running(self) -> bool:
+        return not self._done.is_set()
+
+    @property
+    def elapsed_s(self) -> float:
+        return (self.finished_at or time.time()) - self.started_at
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """True once the run has finished (within `timeout` seconds)."""
+        return self._done.wait(timeout)
+
+    def request_stop(self) -> None:
+        self.stop_requested = True
+        self._stop.set()
+
+    def summary(self) -> str:
+        count = len(self.steps)
+        if self.error:
+            return f"The background run stopped with an error after {count} step(s): {self.error}"
+        failed = next((s.error for s in reversed(self.steps) if s.error), None)
+        if failed:
+            return f"A step failed: {failed}"
+        how = "stopped by you" if self.stop_requested and self.final_status == "ready" else "finished"
+        return f"Ran {count} step(s) in the background ({self.elapsed_s:.1f} s), {how}."
+
+    # the worker's side ---------------------------------------------------------------------------
+    def _landed(self, outcome: StepOutcome) -> None:
+        record = outcome.record
+        if record is not None:
+            self.steps.append(LandedStep(step=record.step, label=record.label, status=record.status,
+                                         duration_ms=record.duration_ms, error=record.error,
+                                         counters=dict(record.counters)))
+
+    def _work(self, open_session: Callable[[], Session]) -> None:
+        try:
+            session = open_session()
+            session.run(self.until, stop=self._stop, on_step=self._landed)
+            self.final_status = session.status()
+        except Exception as exc:  # noqa: BLE001 - shown on the page instead of dying silently in a thread
+            self.error = f"{type(exc).__name__}: {exc}"[:500]
+        finally:
+            self.finished_at = time.time()
+            self._done.set()
+
+
+class BackgroundRuns:
+    """The runs going on in this process, one per thread at most; every browser tab on a thread sees its run."""
+
+    def __init__(self, keep_finished: int = 200) -> None:
+        self._runs: dict[str, BackgroundRun] = {}
+        self._lock = threading.Lock()
+        self._keep = keep_finished
+
+    def start(self, thread_id: str, until: Literal["interrupt", "end"],
+              open_session: Callable[[], Session]) -> BackgroundRun:
+        """Start a worker on its own Session of the thread (`open_session` runs in the worker)."""
+        with self._lock:
+            current = self._runs.get(thread_id)
+            if current is not None and current.running:
+                raise InvalidInput("this run is already running in the background; stop it or wait for it")
+            run = BackgroundRun(thread_id=thread_id, until=until)
+            self._runs[thread_id] = run
+            self._forget_old()
+        threading.Thread(target=run._work, args=(open_session,), daemon=True,  # noqa: SLF001
+                         name=f"stepwise-run-{thread_id[:8]}").start()
+        return run
+
+    def get(self, thread_id: str) -> BackgroundRun | None:
+        """The thread's latest background run, running or finished."""
+        with self._lock:
+            return self._runs.get(thread_id)
+
+    def active(self, thread_id: str) -> BackgroundRun | None:
+        run = self.get(thread_id)
+        return run if run is not None and run.running else None
+
+    def stop(self, thread_id: str) -> bool:
+        run = self.active(thread_id)
+        if run is not None:
+            run.request_stop()
+        return run is not None
+
+    def _forget_old(self) -> None:
+        finished = sorted((r for r in self._runs.values() if not r.running), key=lambda r: r.started_at)
+        for run in finished[: max(0, len(finished) - self._keep)]:
+            del self._runs[run.thread_id]

@@ -1,0 +1,1 @@
+"""What a run leaves behind: step records and diffs, the evolution matrix, export, compare, metrics, LangSmith."""

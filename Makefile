@@ -1,29 +1,41 @@
-# Stepwise: `make run` serves the dashboard, `make test` runs the tests. Both install into .venv first.
+# Stepwise: `make run` serves the dashboard, `make test` runs the tests, `make lint` checks the code.
+# Each installs into .venv first: `run` only the runtime (requirements.txt), the others the dev tools as well.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-requirements
+RUNTIME := $(VENV)/.installed-runtime
+DEV := $(VENV)/.installed-dev
 PORT ?= 8501
-export PYTHONPATH := $(CURDIR)
 
-.PHONY: install run test bench clean
+.PHONY: install install-dev run test lint bench clean
 
-$(STAMP): requirements.txt
+$(RUNTIME): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
-	@touch $(STAMP)
+	$(PY) -m pip install --quiet --no-deps -e .
+	@touch $(RUNTIME)
 
-install: $(STAMP)
+$(DEV): $(RUNTIME) requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $(DEV)
+
+install: $(RUNTIME)
+
+install-dev: $(DEV)
 
 run: install
 	$(PY) -m streamlit run dashboard/app.py --server.port $(PORT)
 
-test: install
+test: install-dev
 	$(PY) -m pytest
 
-bench: install
-	@for bench in tests/bench/bench_*.py; do echo "== $$bench"; $(PY) $$bench || exit 1; done
+lint: install-dev
+	$(PY) -m ruff check pipelines dashboard tests
+
+bench: install-dev
+	@for bench in tests/bench/bench_*.py; do echo "== $$bench"; \
+		$(PY) -m tests.bench.$$(basename $$bench .py) || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache test-output
+	rm -rf $(VENV) .pytest_cache test-output *.egg-info

@@ -1,7 +1,7 @@
 """Workflow page rerun time (AppTest) for a thread of 10 steps vs one of 200 steps, same page, same process.
 
 Prints a table and the ratio per tab (goal: <= 2 for the page as it opens). Run with `make bench` or
-`python tests/bench/bench_dashboard.py`.
+`python -m tests.bench.bench_dashboard`.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import tempfile
 import time
 from pathlib import Path
 
+
+from streamlit.testing.v1 import AppTest
+
+from pipelines.core.settings import load_settings
+from pipelines.core.runtime.studio import Studio
+from tests.support.toy_pipeline import ToyContext, make_toy_spec
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
-from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.core.runtime.studio import Studio  # noqa: E402
-from tests.support.toy_pipeline import ToyContext, make_toy_spec  # noqa: E402
 
 REVISE = {"decision": "revise", "note": "again"}
 TABS = ("State", "Changes", "Evolution", "Iterations", "Metrics", "Checkpoints")

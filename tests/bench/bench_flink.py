@@ -2,7 +2,7 @@
 
 Throughput ratios are against one worker on the same database in the same run; retrieval latency is also
 shown against exact numpy cosine search over the same vectors. Run with `make bench` or
-`python tests/bench/bench_flink.py [--quick]`.
+`python -m tests.bench.bench_flink [--quick]`.
 """
 
 from __future__ import annotations
@@ -10,18 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import socket
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
-from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.flink_diagnosis import services  # noqa: E402
-from pipelines.flink_diagnosis.worker import run_workers  # noqa: E402
-from tests.bench.retrieval_bench import measure_retrieval  # noqa: E402
+from pipelines.core.settings import load_settings
+from pipelines.flink_diagnosis import services
+from pipelines.flink_diagnosis.worker import run_workers
+from tests.bench.retrieval_bench import measure_retrieval
+
+ROOT = Path(__file__).resolve().parents[2]
 
 MARIADB_URL = "mysql+pymysql://root@127.0.0.1:3306/test"
 SAMPLES = [json.loads(line) for line in

@@ -7,7 +7,7 @@
 3. A whole counselor session (guide turns with the nested subgraph, then the four analysis stages), stepped
    through Session vs plain graph.invoke on the same graph and checkpointer.
 
-Run with `make bench` or `python tests/bench/bench_ican.py`. Prints figures; asserts no time.
+Run with `make bench` or `python -m tests.bench.bench_ican`. Prints figures; asserts no time.
 """
 
 from __future__ import annotations
@@ -15,26 +15,25 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
-from langgraph.types import Command  # noqa: E402
+from langgraph.types import Command
 
-from pipelines.core.models.gateway import ModelGateway  # noqa: E402
+from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.spec import RuntimeDeps
 from pipelines.core.registry import get_spec
-from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.core.runtime.studio import Studio  # noqa: E402
-from pipelines.ican.lexicon import normalize  # noqa: E402
-from pipelines.ican.occupations import client_skills, interest_fit, match_careers, occupations  # noqa: E402
-from pipelines.ican.riasec import riasec_matcher, score_riasec  # noqa: E402
-from pipelines.ican.schemas import RIASEC  # noqa: E402
+from pipelines.core.settings import load_settings
+from pipelines.core.runtime.studio import Studio
+from pipelines.ican.lexicon import normalize
+from pipelines.ican.occupations import client_skills, interest_fit, match_careers, occupations
+from pipelines.ican.riasec import riasec_matcher, score_riasec
+from pipelines.ican.schemas import RIASEC
+
+ROOT = Path(__file__).resolve().parents[2]
 
 FIXTURES = ROOT / "tests" / "fixtures" / "ican"
 SCENARIO = json.loads((ROOT / "assets/scenarios/ican/zh_forced_after_three.json").read_text(encoding="utf-8"))

@@ -2,25 +2,24 @@
 text (1 k, 20 k and 200 k characters of hostile Markdown), and a fork's validation with the start form's rules
 and the counters' limits against the state schema alone.
 
-Prints a table of medians and ratios; asserts nothing. Run with `make bench` or `python tests/bench/bench_markup.py`.
+Prints a table of medians and ratios; asserts nothing. Run with `make bench` or `python -m tests.bench.bench_markup`.
 """
 
 from __future__ import annotations
 
 import html
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
-from pipelines.core.markup import escape_markdown, sanitize_markdown  # noqa: E402
+from pipelines.core.markup import escape_markdown, sanitize_markdown
 from pipelines.core.registry import get_spec
-from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.core.runtime.state_edit import validate_state_edits  # noqa: E402
-from pipelines.core.runtime.studio import Studio  # noqa: E402
+from pipelines.core.settings import load_settings
+from pipelines.core.runtime.state_edit import validate_state_edits
+from pipelines.core.runtime.studio import Studio
+
+ROOT = Path(__file__).resolve().parents[2]
 
 UNIT = ("Line one: ![p](http://evil.example/p.png) [c](javascript:alert(1)) <img src=x> **b** _e_ :red[r] $x$ "
         "user_profile.age www.example.org me@example.org\n# heading\n- item\n1. first | a | b |\n")
@@ -40,9 +39,9 @@ def text_rows() -> list[tuple[str, float, float, float]]:
     for size in (1_000, 20_000, 200_000):
         text = (UNIT * (size // len(UNIT) + 1))[:size]
         repeat = 200 if size <= 20_000 else 20
-        base = median_ms(lambda: html.escape(text), repeat)
-        rows.append((f"{size:,} chars", base, median_ms(lambda: escape_markdown(text), repeat),
-                     median_ms(lambda: sanitize_markdown(text), repeat)))
+        base = median_ms(lambda text=text: html.escape(text), repeat)
+        rows.append((f"{size:,} chars", base, median_ms(lambda text=text: escape_markdown(text), repeat),
+                     median_ms(lambda text=text: sanitize_markdown(text), repeat)))
     return rows
 
 

@@ -1,7 +1,7 @@
 """Retrieval figures for the knowledge store: index time, query latency and Chroma's recall against exact search.
 
 A helper for benchmark scripts (`from retrieval_bench import measure_retrieval`); run it directly for a table:
-`python tests/bench/retrieval_bench.py [--sizes 1000 10000 50000]`.
+`python -m tests.bench.retrieval_bench [--sizes 1000 10000 50000]`.
 """
 
 from __future__ import annotations
@@ -9,19 +9,17 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-from pipelines.core.knowledge.store import OfflineEmbedding, open_knowledge  # noqa: E402
-from pipelines.core.settings import load_settings  # noqa: E402
+from pipelines.core.knowledge.store import OfflineEmbedding, open_knowledge
+from pipelines.core.settings import load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 EXCEPTIONS = {
     "org.apache.flink.runtime.checkpoint.CheckpointException": [

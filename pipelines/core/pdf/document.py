@@ -111,6 +111,10 @@ class PdfDocument:
     def _para(self, text: str, style: str, **kwargs: Any) -> Paragraph:
         return self.add(self._make(text, style, **kwargs))
 
+    def styled(self, markup_text: str, style: str, **kwargs: Any) -> Paragraph:
+        """A paragraph of ReportLab markup already escaped (inline_markdown, markup) in one of the styles."""
+        return self._para(markup_text, style, **kwargs)
+
     def add(self, flowable: Flowable) -> Flowable:
         if self._pdf is not None:
             raise RuntimeError("this PDF has been built; start a new PdfDocument to add more")

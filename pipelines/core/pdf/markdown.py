@@ -1,27 +1,38 @@
-"""Markdown blocks for PdfDocument: headings, paragraphs, lists, pipe tables, quotes and fenced code."""
+"""Markdown blocks for a PDF document (PdfDocument): headings, paragraphs, lists, pipe tables, quotes and fenced code."""
 
 from __future__ import annotations
 
 import itertools
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from pipelines.core.pdf.text import inline_markdown, plain_markdown
 
-if TYPE_CHECKING:
-    from pipelines.core.pdf.document import PdfDocument
+
+class MarkdownTarget(Protocol):
+    """What Markdown blocks are drawn on: PdfDocument's block methods."""
+
+    def styled(self, markup_text: str, style: str, **kwargs: Any) -> Any: ...
+
+    def heading(self, text: str, level: int = 1) -> None: ...
+
+    def code(self, text: str, max_lines: int | None = None) -> None: ...
+
+    def table(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], *args: Any, markdown: bool = False,
+              **kwargs: Any) -> Any: ...
 
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|(\d+)[.)])\s+(.*)$")
 TABLE_RULE = re.compile(r":?-{2,}:?")
 CELL_SEPARATOR = re.compile(r"(?<!\\)\|")  # an escaped \| is a pipe inside a cell
 
 
-def render_markdown(doc: PdfDocument, md: str) -> None:
+def render_markdown(doc: MarkdownTarget, md: str) -> None:
     para: list[str] = []
 
     def flush() -> None:
         if para:
-            doc.add(doc._make(inline_markdown(" ".join(para)), "body"))
+            doc.styled(inline_markdown(" ".join(para)), "body")
             para.clear()
 
     lines, i = str(md).splitlines(), 0
@@ -40,14 +51,14 @@ def render_markdown(doc: PdfDocument, md: str) -> None:
             i += len(rows) - 1
         elif stripped.startswith(">"):
             flush()
-            doc.add(doc._make(inline_markdown(stripped.lstrip("> ")), "subtitle"))
+            doc.styled(inline_markdown(stripped.lstrip("> ")), "subtitle")
         elif m := re.match(r"^(#{1,6})\s+(.*)$", stripped):
             flush()
             doc.heading(plain_markdown(m.group(2).strip("# ")), min(len(m.group(1)), 3))
         elif m := LIST_ITEM.match(lines[i - 1]):
             flush()
             bullet = f"{m.group(1)}." if m.group(1) else "•"
-            doc.add(doc._make(inline_markdown(m.group(2)), "bullet", bulletText=bullet))
+            doc.styled(inline_markdown(m.group(2)), "bullet", bulletText=bullet)
         elif not stripped:
             flush()
         else:
@@ -55,7 +66,7 @@ def render_markdown(doc: PdfDocument, md: str) -> None:
     flush()
 
 
-def _table(doc: PdfDocument, lines: list[str]) -> None:
+def _table(doc: MarkdownTarget, lines: list[str]) -> None:
     cells = [[c.strip() for c in CELL_SEPARATOR.split(_outer_pipes(ln))] for ln in lines]
     cells = [row for row in cells if not all(TABLE_RULE.fullmatch(c) for c in row if c)]
     if cells:

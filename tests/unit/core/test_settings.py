@@ -5,7 +5,6 @@ import json
 import pytest
 
 from pipelines.core.settings import SettingsError, load_settings, save_settings_file, settings_file_path
-from pipelines.ican.settings import ican_settings
 
 
 def test_defaults_are_offline_sqlite_in_data_dir():
@@ -40,11 +39,3 @@ def test_bad_values_get_a_clear_error(monkeypatch):
     monkeypatch.setenv("STEPWISE_TIMEOUT", "soon")
     with pytest.raises(SettingsError, match="timeout_s must be a float"):
         load_settings()
-
-
-def test_guide_loop_limit_from_the_environment_and_its_bounds(monkeypatch):
-    monkeypatch.setenv("STEPWISE_GUIDE_MAX_LOOPS", "3")
-    assert ican_settings(load_settings()).guide_max_loops == 3
-    monkeypatch.setenv("STEPWISE_GUIDE_MAX_LOOPS", "0")
-    with pytest.raises(SettingsError, match="guide_max_loops: Input should be greater than or equal to 1"):
-        ican_settings(load_settings())

@@ -6,8 +6,6 @@ import pytest
 from dashboard.studio.run_metrics_charts import (gantt_lanes, make_cost_figure, make_iterations_figure,
                                                  make_latency_distribution_figure, make_outcome_figure,
                                                  make_run_gantt_figure, make_usage_by_provider_figure)
-from dashboard.workflows.career_navigator.metrics import make_satisfaction_figure
-from pipelines.career_navigator.satisfaction import SATISFACTION_COLUMNS
 from pipelines.core.trace.run_metrics import ITERATION_COLUMNS, TASK_COLUMNS, THREAD_COLUMNS
 
 T0 = pd.Timestamp("2026-11-20 09:00:00")
@@ -96,18 +94,6 @@ def test_outcomes_give_each_workflow_its_status_shares_and_counts():
     assert [trace.name for trace in figure.data] == ["completed", "waiting", "failed"]
 
 
-def test_satisfaction_draws_a_line_per_run_and_the_mean():
-    rows = [("a", 1, "report", "dissatisfied", 0.25), ("a", 2, "report", "satisfied", 0.75),
-            ("a", 3, "plan", "very_satisfied", 1.0), ("b", 1, "report", "neutral", 0.5),
-            ("b", 2, "plan", "satisfied", 0.75)]
-    frame = pd.DataFrame([{"thread_id": t, "title": f"run {t}", "round": r, "about": about, "level": level, "score": s}
-                          for t, r, about, level, s in rows], columns=SATISFACTION_COLUMNS)
-    figure = make_satisfaction_figure(frame)
-    lines = {trace.name: trace for trace in figure.data}
-    assert list(lines["run a · a"].y) == [0.25, 0.75, 1.0] and list(lines["run a · a"].marker.symbol)[-1] == "square"
-    assert list(lines["mean"].x) == [1, 2, 3] and list(lines["mean"].y) == [0.375, 0.75, 1.0]
-    assert list(figure.layout.yaxis.ticktext)[0] == "very dissatisfied"
-
 
 def test_a_run_timeline_gives_overlapping_copies_of_a_node_their_own_rows():
     run = pd.DataFrame([task("a", "w", "fetch", 0, 100.0), task("a", "w", "fetch", 10, 100.0),
@@ -122,7 +108,7 @@ def test_a_run_timeline_gives_overlapping_copies_of_a_node_their_own_rows():
     (make_latency_distribution_figure, TASK_COLUMNS), (make_usage_by_provider_figure, TASK_COLUMNS),
     (make_cost_figure, TASK_COLUMNS), (make_run_gantt_figure, TASK_COLUMNS),
     (make_iterations_figure, ITERATION_COLUMNS),
-    (make_outcome_figure, THREAD_COLUMNS), (make_satisfaction_figure, SATISFACTION_COLUMNS)])
+    (make_outcome_figure, THREAD_COLUMNS)])
 def test_an_empty_frame_draws_a_message_not_an_error(make, columns):
     figure = make(pd.DataFrame(columns=columns))
     assert not figure.data and figure.layout.annotations[0].text

@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 from pipelines.core.clock import now_iso
 from pipelines.career_navigator.market import MarketDataError
 from pipelines.career_navigator.state import CareerContext, ErrorEntry
-from pipelines.core.models.gateway import ModelCallError
+from pipelines.core.models.failures import ModelFailure, answer_or
 
 NodeFn = Callable[[dict[str, Any], Runtime[CareerContext]], dict[str, Any]]
 
@@ -43,14 +43,17 @@ def tracked(agent: str) -> Callable[[NodeFn], NodeFn]:
         @functools.wraps(fn)
         def node(state: dict[str, Any], runtime: Runtime[CareerContext]) -> dict[str, Any]:
             t0 = time.perf_counter()
-            try:
-                update = fn(state, runtime)
-                failed = False
-            except (ModelCallError, MarketDataError) as exc:
-                update = {"error_log": [error_entry(state, agent, str(exc))]}
-                if isinstance(exc, MarketDataError):
+            failures: list[ModelFailure] = []
+
+            def logged(failure: ModelFailure) -> dict[str, Any]:
+                failures.append(failure)
+                update = {"error_log": [error_entry(state, agent, str(failure.error))]}
+                if isinstance(failure.error, MarketDataError):
                     update["system_metrics"] = {"market_calls": {"ok": 0, "failed": 1}}
-                failed = True
+                return update
+
+            update = answer_or(lambda: fn(state, runtime), logged, also=(MarketDataError,))
+            failed = bool(failures)
             errors = len(update.get("error_log", []))
             metrics = {"response_time": {agent: round(time.perf_counter() - t0, 4)},
                        "agent_runs": {agent: {"ok": 0 if failed else 1, "failed": 1 if failed else 0}},

@@ -11,6 +11,7 @@ from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langsmith import traceable
 
+from pipelines.core.models.failures import answer_or
 from pipelines.core.clock import now_iso
 from pipelines.core.text import clip
 from pipelines.flink_diagnosis.categories import UNKNOWN
@@ -115,15 +116,17 @@ def diagnose(state: dict[str, Any], runtime: Runtime[FlinkContext]) -> dict[str,
         retry += 1
         update["retry_count"] = retry
         ctx.sleep(ctx.backoff_s * 2 ** (retry - 1))
-    try:
+    def diagnosed() -> dict[str, Any]:
         output = ctx.gateway.structured(
             "diagnose", DiagnosisOutput, diagnosis_messages(job, context),
             offline=lambda: diagnose_offline(job, context),
             # The graph retries (seed §3.3); the offline engine answers only if the last retry fails too.
             max_retries=0, fallback=ctx.gateway.settings.fallback_to_offline and retry >= MAX_DIAGNOSE_RETRIES)
-    except Exception as exc:  # noqa: BLE001 - §5.1
-        return {**update, "error": f"diagnose failed: {_describe(exc)}", "diagnosis_result": None}
-    return {**update, "diagnosis_result": output.model_dump(), "error": None}
+        return {**update, "diagnosis_result": output.model_dump(), "error": None}
+
+    # §5.1: any failure sets `error`, and the route retries diagnose or gives up
+    return answer_or(diagnosed, lambda failure: {**update, "error": f"diagnose failed: {_describe(failure.error)}",
+                                                 "diagnosis_result": None}, also=(Exception,))
 
 
 @traceable(name="store_diagnosis")

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from pipelines.core.jsonable import as_prompt_json
-from pipelines.core.models.gateway import ModelCallError
+from pipelines.core.models.failures import answer_or, offline_instead
 from pipelines.core.runtime.stepping import subgraph_step_options
 from pipelines.ican import prompts, report, resume
 from pipelines.ican.guide_graph import GUIDE_GRAPH
@@ -133,8 +133,7 @@ def reporter_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[
         riasec=as_prompt_json({"scores": state.get("riasec_scores"), "evidence": state.get("riasec_evidence")}),
         matches=as_prompt_json(state.get("career_matches") or [], limit=8000),
         holland_code=state.get("holland_code") or "")
-    try:
-        text = runtime.context.gateway.text("ican.reporter", messages, offline=lambda: report.write_report(state))
-    except ModelCallError:
-        text = report.write_report(state)
+    write = lambda: report.write_report(state)  # noqa: E731 - the offline answer, and the answer on failure
+    text = answer_or(lambda: runtime.context.gateway.text("ican.reporter", messages, offline=write),
+                     offline_instead(write))
     return {"final_report": text, "current_agent": Agent.REPORTER.value, "progress": PROGRESS[Agent.REPORTER]}

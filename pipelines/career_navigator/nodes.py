@@ -16,10 +16,9 @@ from pipelines.career_navigator.state import AgentOutput, AgentStatus, AgentTask
 from pipelines.career_navigator.tracking import integrity_errors, tracked
 from pipelines.core.clock import now_iso
 from pipelines.core.jsonable import as_prompt_json
-from pipelines.core.text import detect_language, join_items
+from pipelines.core.text import LANGUAGE_NAMES, detect_language, join_items
 
 ANALYSTS = ("user_profiler", "industry_researcher", "job_analyzer")
-LANGUAGE_NAMES = {"zh": "Simplified Chinese", "en": "English"}
 
 
 def request_text(state: Mapping[str, Any]) -> str:

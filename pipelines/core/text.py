@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+LANGUAGE_NAMES = {"zh": "Simplified Chinese", "en": "English"}  # a language code as prompts name it
 CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # a Chinese character
 
 

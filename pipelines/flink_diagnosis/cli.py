@@ -16,6 +16,7 @@ from pipelines.core.errors import InvalidInput
 from pipelines.core.settings import Settings, load_settings, parse_assignments
 from pipelines.flink_diagnosis.settings import WORKFLOW_ID, flink_settings
 from pipelines.flink_diagnosis.schemas import DiagnosisOutput
+from pipelines.flink_diagnosis.tables import STATUSES
 
 RESULT_FIELDS = ("exception_id", "job_id", "job_name", "status", "attempts", "updated_at",
                  *DiagnosisOutput.model_fields, "error")
@@ -185,7 +186,7 @@ def add_parser(sub: Any) -> None:
     work.add_argument("--base-url")
     work.set_defaults(func=cmd_work)
     results = common(commands.add_parser("results", help="diagnoses as JSON lines or CSV"))
-    results.add_argument("--status", choices=("pending", "in_progress", "completed", "failed"))
+    results.add_argument("--status", choices=STATUSES)
     results.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     results.add_argument("--output", help="write to this file instead of stdout")
     results.set_defaults(func=cmd_results)

@@ -13,8 +13,8 @@ from pipelines.core.pdf.document import PdfDocument
 from pipelines.flink_diagnosis.categories import label
 from pipelines.flink_diagnosis.display import confidence_text, status_label, unique
 from pipelines.flink_diagnosis.patterns import headline
+from pipelines.flink_diagnosis.tables import STATUSES
 
-STATUSES = ("pending", "in_progress", "completed", "failed")
 PRIORITIES = ("high", "medium", "low")
 PRIORITY_COLORS = {"high": "#F8D7DA", "medium": "#FFF3CD", "low": "#D4EDDA"}
 FAILED_COLOR = "#FBE9EA"

@@ -11,10 +11,11 @@ from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
+from pipelines.core.storage.engine import create_tables, make_engine
 from pipelines.core.storage.sqlerrors import first_line, redact_url, sql_errors_as
 from pipelines.flink_diagnosis.settings import flink_settings
 from pipelines.flink_diagnosis.tables import (STATUSES, case_row, cases, check_statuses, clip, exception_row,
-                                              exceptions, make_engine, metadata, pattern_hash, utcnow, worker_name)
+                                              exceptions, metadata, pattern_hash, utcnow, worker_name)
 
 t = exceptions
 ROW_COLUMNS = [t.c.id.label("exception_id"), *(c for c in t.c if c.name != "id")]
@@ -49,7 +50,7 @@ class ExceptionStore:
         try:
             self.secret = make_url(url).password or ""
             self.engine = make_engine(url)
-            self._create_tables()
+            create_tables(self.engine, metadata)
         except (SQLAlchemyError, OSError) as exc:
             raise ExceptionStoreError(f"cannot open the Flink exception database {self.label}: {first_line(exc, self.secret)}") \
                 from exc
@@ -57,20 +58,6 @@ class ExceptionStore:
     @classmethod
     def from_settings(cls, settings: Any) -> ExceptionStore:
         return cls(settings.effective_db_url, lease_s=flink_settings(settings).claim_lease_s)
-
-    def _create_tables(self) -> None:
-        for attempt in range(4):
-            try:
-                metadata.create_all(self.engine)
-                return
-            except SQLAlchemyError as exc:
-                # Workers starting together all see no table and all create it: the losers of that race get
-                # "already exists" (PostgreSQL: a duplicate pg_type row), and a second look finds the tables.
-                raced = isinstance(exc, IntegrityError) or any(
-                    word in str(exc).lower() for word in ("already exists", "duplicate"))
-                if not raced or attempt == 3:
-                    raise
-                time.sleep(0.1 * (attempt + 1))
 
     # the queue ---------------------------------------------------------------------------------
     def add_exception(self, job_id: str, error_message: str, job_name: str | None = None,

@@ -1,23 +1,16 @@
-"""Schema, engine and row checks of the Flink exception queue and knowledge cases (SQLite, MariaDB, PostgreSQL)."""
+"""Schema, statuses and row checks of the Flink exception queue and knowledge cases (SQLite, MariaDB, PostgreSQL)."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (JSON, Column, DateTime, Float, Index, Integer, MetaData, String, Table, Text, create_engine,
-                        event)
+from sqlalchemy import JSON, Column, DateTime, Float, Index, Integer, MetaData, String, Table, Text
 from sqlalchemy.dialects import mysql
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
-from pipelines.core.jsonable import to_jsonable
-from pipelines.core.storage.sqlite_wal import on_connect
-
+# The queue's statuses, in the order an exception goes through them: defined here, imported elsewhere.
 STATUSES = ("pending", "in_progress", "completed", "failed")
 SOURCES = ("shipped", "accumulated")
 MAX_MESSAGE_CHARS = 65_000
@@ -100,33 +93,6 @@ def utcnow() -> datetime:
 
 def pattern_hash(pattern: str) -> str:
     return hashlib.sha256(pattern.strip().encode("utf-8")).hexdigest()
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=to_jsonable)
-
-
-def make_engine(url: str) -> Engine:
-    if url.startswith(("postgresql://", "postgres://")):
-        url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3 is installed, psycopg2 is not
-    parsed = make_url(url)
-    backend = parsed.get_backend_name()
-    if backend == "sqlite":
-        if parsed.database in (None, "", ":memory:"):
-            # One shared connection, or each thread would see its own empty in-memory database.
-            return create_engine(url, poolclass=StaticPool, json_serializer=_dumps,
-                                 connect_args={"check_same_thread": False})
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, pool_pre_ping=True, json_serializer=_dumps)
-        event.listen(engine, "connect", on_connect)
-        return engine
-    options: dict[str, Any] = {}
-    if backend in ("mysql", "mariadb"):
-        # REPEATABLE READ takes gap locks on the (status, id) index, and concurrent claims then deadlock.
-        options["isolation_level"] = "READ COMMITTED"
-    if backend in ("mysql", "mariadb", "postgresql"):
-        options["connect_args"] = {"connect_timeout": 10}
-    return create_engine(url, pool_pre_ping=True, json_serializer=_dumps, **options)
 
 
 def clip(text: str) -> str:

@@ -11,12 +11,12 @@ from pydantic import BaseModel
 
 from pipelines.core.jsonable import as_prompt_json
 from pipelines.core.models.gateway import ModelCallError, ModelGateway
+from pipelines.core.text import LANGUAGE_NAMES
 from pipelines.ican import offline, prompts
 from pipelines.ican.schemas import BasicInfo, FollowUpQuestion, NeedAssessment, SufficiencyJudgement
 from pipelines.ican.state import ChatTurn, GuideStage, ICanContext
 from pipelines.ican.sufficiency import keyword_judgement, keyword_sufficiency
 
-LANGUAGE_NAMES = {"zh": "Simplified Chinese", "en": "English"}
 M = TypeVar("M", bound=BaseModel)
 
 

@@ -26,8 +26,8 @@ from pipelines.core.registry import get_spec
 from pipelines.flink_diagnosis.display import exception_title, status_label
 from pipelines.flink_diagnosis.intake import MAX_UPLOAD_MB, UploadError, parse_upload, validate_exception
 from pipelines.flink_diagnosis.patterns import exception_classes
+from pipelines.flink_diagnosis.tables import STATUSES
 
-STATUSES = ["pending", "in_progress", "completed", "failed"]
 UPLOAD_TYPES = ["jsonl", "ndjson", "log", "txt", "out"]
 TABLE_COLUMNS = {"id": "ID", "job_id": "Job ID", "job_name": "Job name", "status": "Status",
                  "category_label": "Category", "priority": "Priority", "confidence": CONFIDENCE,

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy.engine import Engine
 
-from pipelines.core.storage.runstore import ThreadInfo, steps, threads
-
-if TYPE_CHECKING:
-    from pipelines.core.storage.runstore import RunStore
+from pipelines.core.storage.run_tables import ThreadInfo, steps, threads
 
 
 @dataclass
@@ -26,7 +23,7 @@ def _contains(column, text: str):
     return func.lower(column).contains(text.lower(), autoescape=True)
 
 
-def summarize_threads(runs: RunStore, pipeline: str | None = None, *, status: str | None = None,
+def summarize_threads(engine: Engine, pipeline: str | None = None, *, status: str | None = None,
                       search: str | None = None, limit: int = 500) -> list[ThreadSummary]:
     """Threads newest first (by start), optionally of one pipeline, in one status, or whose title or
     thread id contains `search`; the step figures come from one grouped subquery, not a query per thread."""
@@ -54,7 +51,7 @@ def summarize_threads(runs: RunStore, pipeline: str | None = None, *, status: st
         conditions.append(or_(_contains(threads.c.title, needle), _contains(threads.c.thread_id, needle)))
     if conditions:
         query = query.where(and_(*conditions))
-    with runs.engine.connect() as conn:
+    with engine.connect() as conn:
         rows = conn.execute(query).mappings().all()
     summaries = []
     for row in rows:

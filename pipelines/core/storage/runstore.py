@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import time
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy import (JSON, Column, Double, Integer, MetaData, String, Table, Text, bindparam, create_engine,
-                        delete, event, insert, inspect, select, text, update)
+from sqlalchemy import Double, bindparam, delete, insert, inspect, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.pool import StaticPool
 
-from pipelines.core.jsonable import to_jsonable
 from pipelines.core.errors import InvalidInput
+from pipelines.core.storage.engine import create_tables, make_engine
+from pipelines.core.storage.run_summaries import ThreadSummary, summarize_threads
+from pipelines.core.storage.run_tables import ThreadInfo, metadata, steps, tasks, threads
 from pipelines.core.storage.sqlerrors import sql_errors_as
-from pipelines.core.storage.sqlite_wal import on_connect
 from pipelines.core.trace.records import StepRecord, TaskRecord
 
-if TYPE_CHECKING:
-    from pipelines.core.storage.run_summaries import ThreadSummary
+__all__ = ["RunStore", "RunStoreError", "ThreadInfo", "ThreadSummary", "TITLE_MAX_CHARS", "clean_title", "metadata",
+           "steps", "tasks", "threads"]
 
 
 class RunStoreError(RuntimeError):
@@ -41,82 +37,10 @@ def clean_title(title: Any) -> str:
     return text
 
 
-metadata = MetaData()
-
-threads = Table(
-    "stepwise_threads", metadata,
-    Column("thread_id", String(64), primary_key=True),
-    Column("pipeline", String(64), nullable=False, index=True),
-    Column("scenario", String(128)),
-    Column("title", String(256)),
-    Column("provider", String(128)),
-    Column("status", String(32), nullable=False, default="new"),
-    Column("cursor_checkpoint_id", String(64)),
-    Column("input", JSON),  # the raw input the run started from, so it can be reset or repeated
-    Column("created_at", Double, nullable=False),
-    Column("updated_at", Double, nullable=False),
-)
-
-steps = Table(
-    "stepwise_steps", metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("step_key", String(64), nullable=False, unique=True),
-    Column("thread_id", String(64), nullable=False, index=True),
-    Column("step", Integer, nullable=False),
-    Column("status", String(32), nullable=False),
-    Column("started_at", Double, nullable=False),
-    Column("duration_ms", Double, nullable=False),
-    Column("parent_checkpoint_id", String(64)),
-    Column("checkpoint_id", String(64), index=True),
-    Column("changes", JSON, nullable=False),
-    Column("counters", JSON, nullable=False),
-    Column("error", Text),
-)
-
-tasks = Table(
-    "stepwise_tasks", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("step_key", String(64), nullable=False, index=True),
-    Column("thread_id", String(64), nullable=False, index=True),
-    Column("task_id", String(64), nullable=False),
-    Column("node", String(128), nullable=False),
-    Column("namespace", String(256), nullable=False, default=""),
-    Column("status", String(32), nullable=False),
-    Column("started_at", Double, nullable=False),
-    Column("duration_ms", Double, nullable=False),
-    Column("model_calls", JSON, nullable=False),
-    Column("calls", Integer, nullable=False, default=0),
-    Column("input_tokens", Integer, nullable=False, default=0),
-    Column("output_tokens", Integer, nullable=False, default=0),
-    Column("update", JSON),
-    Column("error", Text),
-)
-
-
-def _dumps(value: Any) -> str:
-    """JSON for the JSON columns: task updates go in as the graph wrote them; only objects JSON does not
-    know (messages, pydantic models, dates) are converted, by the default hook."""
-    return json.dumps(value, ensure_ascii=False, default=to_jsonable)
-
-
 _INSERT_STEP = insert(steps)
 _INSERT_TASK = insert(tasks)
 _UPDATE_THREAD = (update(threads).where(threads.c.thread_id == bindparam("tid"))
                   .values(status=bindparam("status"), updated_at=bindparam("updated_at")))
-
-
-@dataclass
-class ThreadInfo:
-    thread_id: str
-    pipeline: str
-    scenario: str | None
-    title: str | None
-    provider: str | None
-    status: str
-    cursor_checkpoint_id: str | None
-    input: dict[str, Any] | None
-    created_at: float
-    updated_at: float
 
 
 _guarded = sql_errors_as(RunStoreError, lambda runs: f"the run database {runs.engine_label(runs.url)}")
@@ -143,21 +67,8 @@ class RunStore:
     def __init__(self, url: str) -> None:
         self.url = url
         try:
-            if url.startswith("sqlite:///"):
-                Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
-            if url in ("sqlite://", "sqlite:///:memory:"):
-                # One shared connection, or each thread would see its own empty in-memory database.
-                self.engine: Engine = create_engine(url, poolclass=StaticPool, json_serializer=_dumps,
-                                                    connect_args={"check_same_thread": False})
-            else:
-                self.engine = create_engine(url, pool_pre_ping=True, json_serializer=_dumps)
-            if self.engine.dialect.name == "sqlite":
-                event.listen(self.engine, "connect", on_connect)
-            try:
-                metadata.create_all(self.engine)
-            except SQLAlchemyError:
-                # Worker processes starting together race to create the tables: the loser checks again.
-                metadata.create_all(self.engine)
+            self.engine: Engine = make_engine(url)
+            create_tables(self.engine, metadata)
             if self.engine.dialect.name in ("mysql", "mariadb"):
                 _widen_mysql_floats(self.engine)
         except (SQLAlchemyError, OSError) as exc:
@@ -195,9 +106,7 @@ class RunStore:
     def thread_summaries(self, pipeline: str | None = None, limit: int = 500, *, status: str | None = None,
                          search: str | None = None) -> list[ThreadSummary]:
         """Threads newest first with their step count, duration and last error (see run_summaries)."""
-        from pipelines.core.storage.run_summaries import summarize_threads
-
-        return summarize_threads(self, pipeline, status=status, search=search, limit=limit)
+        return summarize_threads(self.engine, pipeline, status=status, search=search, limit=limit)
 
     @_guarded
     def update_thread(self, thread_id: str, **values: Any) -> None:

@@ -1,5 +1,5 @@
 """ExceptionStore on a real SQLite file: the queue's life cycle, leases, filters, knowledge cases, failures,
-and four worker processes sharing one file."""
+and four worker processes sharing one file (a killed worker: tests/integration/test_flink_worker_crash.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sqlalchemy import text, update
 
 from pipelines.flink_diagnosis.store import ExceptionStore, ExceptionStoreError
 from pipelines.flink_diagnosis.tables import MAX_MESSAGE_CHARS, exceptions
-from tests.support.queue_worker import run_workers_over, start_together, start_worker, stop_all
+from tests.support.queue_worker import run_workers_over
 
 JOB_KEYS = {"exception_id", "job_id", "job_name", "error_type", "error_message", "job_config", "attempts",
             "claimed_by"}
@@ -251,27 +251,3 @@ def test_four_worker_processes_share_one_sqlite_file_and_process_each_exception_
     # The workers start on a file with no tables yet: they race to create them.
     ids, done = run_workers_over(sqlite_url(tmp_path, "shared.sqlite"), tmp_path)
     assert sorted(done) == sorted(ids) and len(done) == len(set(done)) == 200
-
-
-def test_a_killed_worker_loses_nothing_on_sqlite(tmp_path):
-    url, go = sqlite_url(tmp_path, "shared.sqlite"), tmp_path / "go"
-    store = ExceptionStore(url, lease_s=1.0)
-    ids = add(store, 60)
-    doomed = start_worker(url, "doomed", tmp_path, go, lease=1.0, hold=3, after=5)
-    workers = []
-    try:
-        start_together([doomed], go)
-        doomed.wait_for("stalled")
-        doomed.proc.kill()
-        doomed.proc.wait(timeout=10)
-        workers = [start_worker(url, f"fresh{i}", tmp_path, go, lease=1.0) for i in range(2)]
-        for worker in workers:
-            worker.finish()
-    finally:
-        stop_all([doomed, *workers])
-    held = doomed.ids("held")
-    done = [i for worker in (doomed, *workers) for i in worker.ids("done")]
-    assert len(held) == 3 and len(doomed.ids("done")) == 5
-    assert sorted(done) == sorted(ids) and len(done) == len(set(done))
-    assert all(store.get(i)["attempts"] == 2 and store.get(i)["status"] == "completed" for i in held)
-    store.dispose()

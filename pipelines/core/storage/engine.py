@@ -1,0 +1,75 @@
+"""The one SQLAlchemy engine factory of the SQL stores (runs, the Flink queue): SQLite, MariaDB/MySQL, PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import MetaData, create_engine, event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from pipelines.core.jsonable import to_jsonable
+from pipelines.core.storage.sqlite_wal import on_connect
+
+CONNECT_TIMEOUT_S = 10
+CREATE_ATTEMPTS = 4
+
+
+def dumps(value: Any) -> str:
+    """JSON for the JSON columns: values go in as written; only objects JSON does not know (messages, pydantic
+    models, dates) are converted, by the default hook."""
+    return json.dumps(value, ensure_ascii=False, default=to_jsonable)
+
+
+def driver_url(url: str) -> str:
+    """A plain `postgresql://` URL names psycopg 3, which is installed (SQLAlchemy's default, psycopg2, is not)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for a database URL.
+
+    SQLite in memory: one shared connection, or each thread would see its own empty database. A SQLite file:
+    its folder is created, and every connection gets WAL and a 30 s busy timeout (processes share the file).
+    MariaDB/MySQL: READ COMMITTED, since REPEATABLE READ takes gap locks on indexes that concurrent claims of a
+    queue then deadlock on. Servers: a connect timeout unless the URL sets one. Always: pre-ping pooled
+    connections, and JSON columns written with `dumps`."""
+    url = driver_url(url)
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if parsed.database in (None, "", ":memory:"):
+            return create_engine(url, poolclass=StaticPool, json_serializer=dumps,
+                                 connect_args={"check_same_thread": False})
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, pool_pre_ping=True, json_serializer=dumps)
+        event.listen(engine, "connect", on_connect)
+        return engine
+    options: dict[str, Any] = {}
+    if backend in ("mysql", "mariadb"):
+        options["isolation_level"] = "READ COMMITTED"
+    if backend in ("mysql", "mariadb", "postgresql") and "connect_timeout" not in parsed.query:
+        options["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT_S}
+    return create_engine(url, pool_pre_ping=True, json_serializer=dumps, **options)
+
+
+def create_tables(engine: Engine, metadata: MetaData) -> None:
+    """Create the tables that are missing. Processes starting together all see no table and all create it: the
+    losers of that race get "already exists" (PostgreSQL: a duplicate pg_type row), and a second look finds
+    the tables. Any other error is raised at once."""
+    for attempt in range(CREATE_ATTEMPTS):
+        try:
+            metadata.create_all(engine)
+            return
+        except SQLAlchemyError as exc:
+            raced = isinstance(exc, IntegrityError) or any(
+                word in str(exc).lower() for word in ("already exists", "duplicate"))
+            if not raced or attempt == CREATE_ATTEMPTS - 1:
+                raise
+            time.sleep(0.1 * (attempt + 1))

@@ -10,7 +10,8 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
 from pipelines.core.jsonable import as_prompt_json
-from pipelines.core.models.gateway import ModelCallError, ModelGateway
+from pipelines.core.models.failures import answer_or, offline_instead
+from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.text import LANGUAGE_NAMES
 from pipelines.ican import offline, prompts
 from pipelines.ican.schemas import BasicInfo, FollowUpQuestion, NeedAssessment, SufficiencyJudgement
@@ -38,10 +39,8 @@ def has_greeted(history: Sequence[ChatTurn]) -> bool:
 def ask_model(gateway: ModelGateway, task: str, schema: type[M], messages: Sequence[BaseMessage],
               offline_answer: Callable[[], M]) -> M:
     """The seed's inner nodes answer with fixed phrases when the model fails, instead of failing the guide."""
-    try:
-        return gateway.structured(task, schema, messages, offline=offline_answer)
-    except ModelCallError:
-        return offline_answer()
+    return answer_or(lambda: gateway.structured(task, schema, messages, offline=offline_answer),
+                     offline_instead(offline_answer))
 
 
 def _vars(state: Mapping[str, Any]) -> dict[str, str]:
@@ -54,11 +53,10 @@ def welcome(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str, A
     if has_greeted(state.get("conversation_history") or []):
         return {"current_stage": GuideStage.NEED_ASSESSMENT.value}
     lang = state.get("language") or "en"
-    try:
-        text = runtime.context.gateway.text("ican.guide.welcome", prompts.WELCOME.format_messages(**_vars(state)),
-                                            offline=lambda: offline.SAY("welcome", lang))
-    except ModelCallError:
-        text = offline.SAY("welcome", lang)
+    greeting = lambda: offline.SAY("welcome", lang)  # noqa: E731 - the offline answer, and the answer on failure
+    text = answer_or(lambda: runtime.context.gateway.text("ican.guide.welcome",
+                                                          prompts.WELCOME.format_messages(**_vars(state)),
+                                                          offline=greeting), offline_instead(greeting))
     return {"messages": [text], "current_stage": GuideStage.NEED_ASSESSMENT.value}
 
 

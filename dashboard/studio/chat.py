@@ -1,0 +1,180 @@
+"""A chat above the studio for a workflow whose users talk to it: the conversation, a reply box that answers the
+pending interrupt of one kind, and the assistant's turns as the background worker lands them. It knows no workflow:
+a `Chat` says where the turns are in the state, which interrupt it answers, and the words it uses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from dashboard import services
+from dashboard.state_keys import FLASH
+from dashboard.studio.step_controls import run_in_background
+from pipelines.core.errors import InvalidInput, StaleAnswer
+from pipelines.core.markup import escape_markdown, sanitize_markdown
+from pipelines.core.runtime.outcomes import PendingInterrupt
+from pipelines.core.runtime.session import Session
+
+Turn = tuple[str, str]  # (role, text): "user" for whoever types in the box, "assistant" for the workflow
+STALE = "The session has moved on (answered in another tab): your message was not sent."
+
+
+@dataclass(frozen=True)
+class Chat:
+    """What one workflow's chat needs: `key` prefixes its widget keys ({key}_reply_text, {key}_reply,
+    {key}_reply_for, {key}_continue, {key}_autorun); `turns` reads the conversation from the run's state;
+    `kind` is the interrupt the reply box answers; `too_long(length)` says why a text over `max_chars` is refused."""
+
+    key: str
+    turns: Callable[[Mapping[str, Any]], Sequence[Turn]]
+    kind: str
+    max_chars: int
+    too_long: Callable[[int], str]
+    reply_label: Callable[[PendingInterrupt], str] = lambda pending: "Your answer"
+    send_label: str = "Send"
+    # The button that runs on when nothing is asked and the run is paused between steps (None: no button).
+    continue_label: str | None = "Continue"
+    continue_help: str | None = None
+    # Flashed when a run ends by itself at once: at the next question, or at the end.
+    answered: str = "The assistant has answered."
+    finished: str = "The run is complete."
+    stale_kept: str = (f"{STALE} It is still in the box: read the latest question, then send it again if it "
+                       "still fits.")
+    stale_gone: str = f"{STALE} Nothing is asked any more; here is what you typed:"
+    avatars: Mapping[str, str] = field(default_factory=lambda: {"user": ":material/person:",
+                                                                "assistant": ":material/smart_toy:"})
+    # Roles whose text is a model's Markdown, shown with its formatting but without images, links or HTML;
+    # every other turn is shown exactly as written.
+    formatted_roles: Collection[str] = ()
+    scroll_after: int = 6  # a longer conversation scrolls in its own box of `scroll_height` pixels
+    scroll_height: int = 420
+    reply_height: int = 100
+
+    @property
+    def reply_key(self) -> str:
+        return f"{self.key}_reply_text"
+
+    @property
+    def reply_for_key(self) -> str:
+        # the question the reply box was drawn for, recorded when Send is clicked
+        return f"{self.key}_reply_for"
+
+    @property
+    def autorun_key(self) -> str:
+        return f"{self.key}_autorun"
+
+
+def too_long(text: str | None, max_chars: int, message: Callable[[int], str]) -> str:
+    """Why the text (stripped) is refused for its length, or ""."""
+    length = len((text or "").strip())
+    return message(length) if length > max_chars else ""
+
+
+def render_counter(text: str | None, max_chars: int) -> None:
+    """The message's length against the limit; inside a form it follows each submission."""
+    length = len((text or "").strip())
+    shown = f"{length:,} / {max_chars:,} characters"
+    st.caption(f":red[{shown}: over the limit]" if length > max_chars else shown)
+
+
+def run_when_opened(chat: Chat) -> None:
+    """Ask the chat to run on to the first question once the page shows the new run (after a start form)."""
+    st.session_state[chat.autorun_key] = True
+
+
+def run_on(session: Session, chat: Chat) -> None:
+    """Run to the next question or to the end in a background worker, as Run to interrupt does: a slow model does
+    not freeze the page, and the studio below shows the steps as they land."""
+    runs = services.background_runs()
+    opener = services.worker_session_opener(session.spec, session.thread_id, sorted(session.breakpoints))
+    run = run_in_background(runs, session, "interrupt", opener)
+    if not run.running and not (run.error or any(s.error for s in run.steps)):
+        st.session_state[FLASH] = ("success", chat.answered if run.final_status == "waiting" else chat.finished)
+
+
+def render_turns(turns: Sequence[Turn], chat: Chat) -> None:
+    for role, text in turns:
+        with st.chat_message(role, avatar=chat.avatars.get(role)):
+            st.markdown(sanitize_markdown(text) if role in chat.formatted_roles else escape_markdown(text))
+
+
+def render_conversation(values: Mapping[str, Any], chat: Chat) -> None:
+    turns = list(chat.turns(values))
+    # A long conversation scrolls in its own box, so the reply box and the studio stay in reach.
+    box = st.container(height=chat.scroll_height) if len(turns) > chat.scroll_after else st.container()
+    with box:
+        render_turns(turns, chat)
+
+
+def _record_question(chat: Chat, interrupt_id: str) -> None:
+    # Bound when the reply box was drawn: a tab that drew it for an older question sends for that question.
+    st.session_state[chat.reply_for_key] = interrupt_id
+
+
+def _send_reply(session: Session, chat: Chat, waiting: list[PendingInterrupt]) -> None:
+    """Send the reply submitted on the last run, before the box is drawn again; the box is emptied only once
+    the message is sent. An over-long, empty or stale message stays in the box with the reason."""
+    asked = st.session_state.pop(chat.reply_for_key, None)
+    if asked is None:
+        return
+    message = str(st.session_state.get(chat.reply_key) or "")
+    if problem := too_long(message, chat.max_chars, chat.too_long):
+        st.error(problem)
+        return
+    try:
+        session.resume(message, interrupt_id=asked)
+    except StaleAnswer:
+        if waiting:
+            st.warning(chat.stale_kept, icon=":material/sync_problem:")
+        else:  # no box to keep it in: nothing is asked any more
+            st.warning(chat.stale_gone, icon=":material/sync_problem:")
+            st.code(message, language=None, wrap_lines=True)
+        return
+    except InvalidInput as exc:
+        st.error(escape_markdown(str(exc)))
+        return
+    st.session_state[chat.reply_key] = ""
+    run_on(session, chat)
+    st.rerun()
+
+
+def _reply_box(pending: PendingInterrupt, chat: Chat) -> None:
+    with st.form(f"{chat.key}_reply"):
+        message = st.text_area(chat.reply_label(pending), key=chat.reply_key, height=chat.reply_height)
+        render_counter(message, chat.max_chars)
+        st.form_submit_button(chat.send_label, type="primary", on_click=_record_question, args=(chat, pending.id))
+
+
+def render_chat(session: Session, chat: Chat, *, header: Callable[[Mapping[str, Any]], None] | None = None,
+                attachment: Callable[[Session, Mapping[str, Any]], bool] | None = None) -> None:
+    """The chat in a bordered box: `header(values)` first (a progress bar), then the conversation,
+    `attachment(session, values)` (a widget of the workflow's own, True when it changed the run), then the reply
+    box while the interrupt of `chat.kind` waits. While a background run goes on, no reply is taken; its turns
+    show when it ends."""
+    with st.container(border=True):
+        _render_chat(session, chat, header, attachment)
+
+
+def _render_chat(session: Session, chat: Chat, header: Callable[[Mapping[str, Any]], None] | None,
+                 attachment: Callable[[Session, Mapping[str, Any]], bool] | None) -> None:
+    values = session.values()
+    if header is not None:
+        header(values)
+    running = services.background_runs().active(session.thread_id) is not None
+    if st.session_state.pop(chat.autorun_key, False) and session.status() == "ready" and not running:
+        run_on(session, chat)
+        st.rerun()
+    render_conversation(values, chat)
+    if attachment is not None and attachment(session, values):
+        st.rerun()
+    waiting = [p for p in session.pending_interrupts() if p.kind == chat.kind] if not running else []
+    _send_reply(session, chat, waiting)
+    if waiting:
+        _reply_box(waiting[0], chat)
+    elif chat.continue_label and session.status() == "ready" and not running:
+        if st.button(chat.continue_label, key=f"{chat.key}_continue", type="primary", help=chat.continue_help):
+            run_on(session, chat)
+            st.rerun()

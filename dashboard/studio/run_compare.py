@@ -163,7 +163,8 @@ def render_run_compare(summaries: Sequence[ThreadSummary]) -> None:
 def _render_headers(comparison: RunComparison, summaries: tuple[ThreadSummary, ThreadSummary]) -> None:
     for column, summary, name in zip(st.columns(2), summaries, "AB"):
         with column.container(border=True):
-            st.markdown(f"**{name} · {escape_markdown(summary.title or summary.thread_id[:8])}** — {workflow_title(summary.pipeline)}")
+            title = escape_markdown(summary.title or summary.thread_id[:8])
+            st.markdown(f"**{name} · {title}** — {workflow_title(summary.pipeline)}")
             st.caption(f"{summary.status} · {summary.steps} step(s) · {format_duration(summary.duration_ms)} · "
                        f"{escape_markdown(summary.provider or 'provider unknown')} · thread `{summary.thread_id}`")
     if not comparison.same_workflow:

@@ -29,7 +29,7 @@ def render_filters(options: FilterOptions) -> RunFilter:
         workflows = st.multiselect("Workflow", options.workflows, key="metrics_workflows", placeholder="all workflows",
                                    format_func=workflow_title)
         providers = st.multiselect("Provider", options.providers, key="metrics_providers", placeholder="all providers")
-        today = dt.datetime.now(dt.timezone.utc).date()
+        today = dt.datetime.now(dt.UTC).date()
         days = st.date_input("Started between (UTC days)", value=(options.first_day or today, today),
                              key="metrics_days", format="YYYY-MM-DD")
     days = tuple(days) if isinstance(days, (tuple, list)) else (days,)

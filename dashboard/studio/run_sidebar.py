@@ -58,7 +58,8 @@ def render_run_sidebar(spec: PipelineSpec, thread: ThreadInfo | None, node_names
         # navigated on change was switched to another tab's run when the browser resent its stale position
         # in a list that had grown.
         chosen = st.selectbox("Run", options, index=options.index(current), key=page_key(
-            spec.id, f"run_picker_{current[:12]}_{len(options)}_{thread.status if thread else ''}"), format_func=lambda tid: labels.get(tid, tid[:8]))
+            spec.id, f"run_picker_{current[:12]}_{len(options)}_{thread.status if thread else ''}"),
+            format_func=lambda tid: labels.get(tid, tid[:8]))
         if chosen != current and st.button("Open this run" if chosen != NEW_RUN else "Start a new run instead",
                                            key=page_key(spec.id, "open_run")):
             _follow_picker(chosen)

@@ -65,7 +65,8 @@ def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[
     except InvalidInput as exc:
         st.session_state[FLASH] = ("error", str(exc))
         changed = True
-    if columns[3].button("Reset", key=f"{key_prefix}_reset", icon=":material/restart_alt:", help="Start a new run with the same input"):
+    if columns[3].button("Reset", key=f"{key_prefix}_reset", icon=":material/restart_alt:",
+                         help="Start a new run with the same input"):
         on_reset()
         changed = True
     if running:

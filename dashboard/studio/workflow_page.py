@@ -125,7 +125,8 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
         open_kinds = set()
         for pending in [] if running or changed else session.pending_interrupts():
             if lead_answers and pending.kind in lead_answers:
-                st.info(f":material/pause_circle: Waiting for **{pending.spec.title if pending.spec else pending.kind}**: answer above.")
+                asked = pending.spec.title if pending.spec else pending.kind
+                st.info(f":material/pause_circle: Waiting for **{asked}**: answer above.")
                 continue
             open_kinds.add(pending.kind)
             with guarded("The answer form"):

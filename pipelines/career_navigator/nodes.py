@@ -169,7 +169,8 @@ def _role_data(state: Mapping[str, Any], ctx: CareerContext) -> dict[str, Any]:
     if role is None:
         return {}
     return {"role": role.name(facts.lang), "summary": role.summary(facts.lang), "demand_index": role.demand_index,
-            "salary": role.salary[facts.region], "required_skills": offline.skill_names(role.required_skills, ctx.market, facts.lang),
+            "salary": role.salary[facts.region],
+            "required_skills": offline.skill_names(role.required_skills, ctx.market, facts.lang),
             "specializations": [s.name(facts.lang) for s in role.specializations]}
 
 

@@ -16,8 +16,8 @@ from pipelines.career_navigator.nodes import (current_focus, feedback_adjustment
 from pipelines.career_navigator.offline import read_profile
 from pipelines.career_navigator.offline_text import SAY
 from pipelines.career_navigator.schemas import CareerGoals, FeedbackAnswer, FinalPlan
-from pipelines.career_navigator.state import (PLAN_CONFIRMATION, REPORT_FEEDBACK, SATISFACTION_SCORE, SATISFIED_LEVELS, CareerContext, UserFeedback,
-                                              WorkflowStage)
+from pipelines.career_navigator.state import (PLAN_CONFIRMATION, REPORT_FEEDBACK, SATISFACTION_SCORE, SATISFIED_LEVELS,
+                                              CareerContext, UserFeedback, WorkflowStage)
 from pipelines.core.jsonable import as_prompt_json
 from pipelines.career_navigator.tracking import integrity_errors, tracked
 from pipelines.core.clock import now_iso

@@ -10,10 +10,11 @@ from pipelines.core.trace.run_metrics import RunFilter, task_updates
 
 # The nodes that ask for the client's verdict, and what the verdict is about.
 FEEDBACK_NODES = {"collect_feedback": "report", "confirm_plan": "plan"}
+ALL_RUNS = RunFilter()
 SATISFACTION_COLUMNS = ["thread_id", "title", "round", "about", "level", "score"]
 
 
-def satisfaction_frame(engine: Engine, run_filter: RunFilter = RunFilter()) -> pd.DataFrame:
+def satisfaction_frame(engine: Engine, run_filter: RunFilter = ALL_RUNS) -> pd.DataFrame:
     """One row per answered feedback round: rounds count from 1 in the order the client answered (a round
     answered again after a rewind counts as a new round), `score` from 0 (very dissatisfied) to 1."""
     rows, rounds = [], {}

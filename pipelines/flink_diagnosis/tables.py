@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 from sqlalchemy import JSON, Column, DateTime, Float, Index, Integer, MetaData, String, Table, Text
@@ -38,10 +38,10 @@ class UTCDateTime(TypeDecorator):
             return None
         if value.tzinfo is None:
             raise ValueError("timestamps must be timezone-aware")
-        return value.astimezone(timezone.utc).replace(tzinfo=None)
+        return value.astimezone(UTC).replace(tzinfo=None)
 
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        return value.replace(tzinfo=timezone.utc) if value is not None else None
+        return value.replace(tzinfo=UTC) if value is not None else None
 
 
 metadata = MetaData()
@@ -88,7 +88,7 @@ cases = Table(
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def pattern_hash(pattern: str) -> str:

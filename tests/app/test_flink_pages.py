@@ -105,7 +105,8 @@ def test_settings_page_sets_the_knowledge_base_options(page):
     next(b for b in app.button if b.label == "Apply to this session").click().run()
     no_errors(app)
     overrides = app.session_state["settings_overrides"]
-    assert overrides["chroma_url"] == "http://chroma.internal:8000" and overrides["workflow_overrides"]["flink_diagnosis"]["accumulate_threshold"] == 0.9
+    assert overrides["chroma_url"] == "http://chroma.internal:8000"
+    assert overrides["workflow_overrides"]["flink_diagnosis"]["accumulate_threshold"] == 0.9
 
 
 def test_a_batch_runs_in_the_background_and_the_page_shows_its_progress(page, data_dir):

@@ -1,6 +1,9 @@
-"""Session overhead: the seed example stepped through Session vs plain graph.invoke, same graph and checkpointer.
+"""Session overhead: workflows stepped through Session vs plain graph.invoke, same graph and checkpointer.
 
-Prints a table and the ratio (goal: <= 1.5). Run with `make bench` or `python tests/bench/bench_session.py`.
+Two workflows: career_navigator's seed example (goal: ratio <= 1.5) and an iCan counselor session (guide turns
+stepped inside the nested subgraph, then the analysis stages). Each round times both ways, interleaved, and
+gives one ratio per workflow; the figures printed are medians over the rounds. Prints figures, asserts no time.
+Run with `make bench` or `python -m tests.bench.bench_session [--rounds 5] [--repeats 5]`.
 """
 
 from __future__ import annotations
@@ -8,35 +11,41 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from langgraph.types import Command
 
-from langgraph.types import Command  # noqa: E402
-
-from pipelines.core.models.gateway import ModelGateway  # noqa: E402
-from pipelines.core.spec import RuntimeDeps
+from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.registry import get_spec
-from pipelines.core.settings import load_settings  # noqa: E402
-from pipelines.core.runtime.studio import Studio  # noqa: E402
+from pipelines.core.runtime.studio import Studio
+from pipelines.core.settings import load_settings
+from pipelines.core.spec import RuntimeDeps
 
-SCENARIO = json.loads((ROOT / "assets/scenarios/career_navigator/seed_example.json").read_text(encoding="utf-8"))
+ROOT = Path(__file__).resolve().parents[2]
+
+SCENARIOS = {
+    "career_navigator": "assets/scenarios/career_navigator/seed_example.json",
+    "ican": "assets/scenarios/ican/zh_forced_after_three.json",
+}
 
 
-def plain_invoke(studio: Studio, settings) -> int:
+def _scenario(pipeline: str) -> dict:
+    return json.loads((ROOT / SCENARIOS[pipeline]).read_text(encoding="utf-8"))
+
+
+def plain_invoke(studio: Studio, settings, pipeline: str) -> int:
     """The baseline: graph.invoke, then one Command(resume=...) per interrupt, nothing recorded."""
-    spec = get_spec("career_navigator")
+    spec, scenario = get_spec(pipeline), _scenario(pipeline)
     graph = studio.compiled(spec)
     context = spec.make_context(RuntimeDeps(settings=settings, gateway=ModelGateway(settings)))
     thread = uuid.uuid4().hex
     config = {"configurable": {"thread_id": thread}}
-    payload = spec.make_input(SCENARIO["input"], thread)
-    answers = list(SCENARIO["answers"])
+    payload = spec.make_input(scenario["input"], thread)
+    answers = list(scenario["answers"])
     calls = 0
     while True:
         result = graph.invoke(payload, config, context=context)
@@ -46,11 +55,11 @@ def plain_invoke(studio: Studio, settings) -> int:
         payload = Command(resume=answers.pop(0))
 
 
-def stepped_session(studio: Studio, settings) -> int:
+def stepped_session(studio: Studio, settings, pipeline: str) -> int:
     """Stepwise: every super-step a separate Session.step(), with its records, diffs and counters."""
-    spec = get_spec("career_navigator")
-    session = studio.new_session(spec, SCENARIO["input"], settings)
-    answers = list(SCENARIO["answers"])
+    spec, scenario = get_spec(pipeline), _scenario(pipeline)
+    session = studio.new_session(spec, scenario["input"], settings)
+    answers = list(scenario["answers"])
     steps = 1
     while (status := session.status()) != "completed":
         if status == "waiting":
@@ -61,36 +70,49 @@ def stepped_session(studio: Studio, settings) -> int:
     return steps
 
 
-def measure(label, fn, studio, settings, repeats):
-    times = []
+def _median_ms(fn: Callable[[], int], repeats: int) -> tuple[float, int]:
+    times, count = [], 0
     for _ in range(repeats):
         started = time.perf_counter()
-        count = fn(studio, settings)
+        count = fn()
         times.append((time.perf_counter() - started) * 1000)
-    return {"label": label, "median_ms": statistics.median(times), "min_ms": min(times), "calls": count}
+    return statistics.median(times), count
+
+
+def measure(pipeline: str, rounds: int, repeats: int) -> dict:
+    """`rounds` ratios, each from the medians of `repeats` runs of both ways, interleaved."""
+    with tempfile.TemporaryDirectory() as data:
+        settings = load_settings(data_dir=data)
+        studio = Studio.from_settings(settings)  # SQLite checkpoints, the default
+        plain = lambda: plain_invoke(studio, settings, pipeline)  # noqa: E731
+        stepped = lambda: stepped_session(studio, settings, pipeline)  # noqa: E731
+        plain(), stepped()  # warm imports, caches and the compiled graph
+        bases, steps, ratios, calls = [], [], [], {}
+        for _ in range(rounds):
+            base, calls["plain"] = _median_ms(plain, repeats)
+            step, calls["stepped"] = _median_ms(stepped, repeats)
+            bases.append(base)
+            steps.append(step)
+            ratios.append(step / base)
+        studio.close()
+    return {"pipeline": pipeline, "base_ms": statistics.median(bases), "step_ms": statistics.median(steps),
+            "ratio": statistics.median(ratios), "ratios": ratios, **calls}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=5, help="ratios measured; the median is reported")
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each way per round")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data:
-        settings = load_settings(data_dir=data)
-        studio = Studio.from_settings(settings)  # SQLite checkpoints, the default
-        for fn in (plain_invoke, stepped_session):  # warm caches and compiled graph
-            fn(studio, settings)
-        rows = []
-        for _ in range(2):  # interleave to spread any machine noise over both
-            rows += [measure("graph.invoke + resume", plain_invoke, studio, settings, args.repeats // 2 + 1),
-                     measure("Session.step (stepwise)", stepped_session, studio, settings, args.repeats // 2 + 1)]
-        studio.close()
-    base = statistics.median(r["median_ms"] for r in rows if r["label"].startswith("graph"))
-    stepped = statistics.median(r["median_ms"] for r in rows if r["label"].startswith("Session"))
-    calls = {r["label"]: r["calls"] for r in rows}
-    print(f"{'run (seed example, offline, SQLite checkpoints)':<50} {'median ms':>10} {'graph calls':>12}")
-    print(f"{'graph.invoke + resume (baseline)':<50} {base:>10.1f} {calls['graph.invoke + resume']:>12}")
-    print(f"{'Session, one super-step per call, with records':<50} {stepped:>10.1f} {calls['Session.step (stepwise)']:>12}")
-    print(f"ratio Session / invoke: {stepped / base:.2f}  (goal <= 1.5)")
+    results = [measure(pipeline, args.rounds, args.repeats) for pipeline in SCENARIOS]
+    print(f"{'workflow (offline, SQLite checkpoints)':<24} {'invoke ms':>10} {'calls':>6} {'Session ms':>11} "
+          f"{'steps':>6} {'ratio':>6}  ratios of the {args.rounds} rounds")
+    for r in results:
+        print(f"{r['pipeline']:<24} {r['base_ms']:>10.1f} {r['plain']:>6} {r['step_ms']:>11.1f} {r['stepped']:>6} "
+              f"{r['ratio']:>6.2f}  {' '.join(f'{x:.2f}' for x in r['ratios'])}")
+    for r in results:
+        goal = "  (goal <= 1.5)" if r["pipeline"] == "career_navigator" else ""
+        print(f"median ratio Session / invoke, {r['pipeline']}: {r['ratio']:.2f}{goal}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from pypdf import PdfReader

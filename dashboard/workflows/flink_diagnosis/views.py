@@ -53,7 +53,8 @@ def render_diagnosis_card(result: Mapping[str, Any] | None, error: str | None = 
 
 def cases_frame(cases: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{"Case": c.get("case_id") or "—", "Similarity": c.get("similarity"),
-                          "Category": label(c.get("category") or "unknown"), "Source": SOURCE_LABELS.get(c.get("source"), c.get("source") or "—"),
+                          "Category": label(c.get("category") or "unknown"),
+                          "Source": SOURCE_LABELS.get(c.get("source"), c.get("source") or "—"),
                           "Root cause": c.get("root_cause") or ""} for c in cases],
                         columns=["Case", "Similarity", "Category", "Source", "Root cause"])
 

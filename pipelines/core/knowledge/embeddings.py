@@ -7,7 +7,8 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings

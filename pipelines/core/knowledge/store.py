@@ -6,7 +6,8 @@ import json
 import socket
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
+from collections.abc import Callable, Iterator, Sequence
 from urllib.parse import urlsplit
 
 import chromadb

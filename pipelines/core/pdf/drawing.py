@@ -182,7 +182,7 @@ def pie(labels: Sequence[str], values: Sequence[float], title: str | None, width
     if len(parts) == 1:
         drawing.add(Circle(cx, cy, r, fillColor=parts[0][2], strokeColor=colors.white))
     angle = 90.0
-    for name, value, color in parts if len(parts) > 1 else ():
+    for _name, value, color in parts if len(parts) > 1 else ():
         sweep = 360 * value / total
         # Clockwise from twelve o'clock, the way people read a pie.
         drawing.add(Wedge(cx, cy, r, angle - sweep, angle, fillColor=color, strokeColor=colors.white,
@@ -233,7 +233,7 @@ def radar(labels: Sequence[str], series: Mapping[str, Sequence[float]], title: s
         ly += 2 if math.sin(a) > 0.25 else (-9 if math.sin(a) < -0.25 else -3)
         text = f"{name} ({number(single[i])})" if single is not None and show_values else str(name)
         drawing.add(label(lx, ly, text, 7.5, anchor, label_w if anchor != "middle" else 2 * label_w))
-    for k, (name, values) in enumerate(series.items()):
+    for k, (_name, values) in enumerate(series.items()):
         color = PALETTE[k % len(PALETTE)]
         pts = [c for i, v in enumerate(values) for c in point(i, float(v))]
         drawing.add(Polygon(pts, fillColor=color, fillOpacity=0.22, strokeColor=color, strokeWidth=1.5))

@@ -15,17 +15,21 @@ from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.errors import InvalidInput
 from pipelines.core.spec import PipelineSpec
 from pipelines.core.storage.runstore import RunStore, ThreadInfo
+from pipelines.core.runtime.async_steps import async_copy, has_async_nodes
 from pipelines.core.runtime.session import Session
+from pipelines.core.runtime.stepping import make_subgraphs_steppable
 from pipelines.core.settings import Settings
 
 
 class Studio:
-    """One checkpointer and one run database, shared by every session of every workflow."""
+    """One checkpointer and one run database, shared by every session of every workflow. Sessions see it
+    through the StudioServices protocol (position.py)."""
 
     def __init__(self, checkpoints: CheckpointStore, runs: RunStore) -> None:
         self.checkpoints = checkpoints
         self.runs = runs
         self._compiled: dict[str, CompiledStateGraph] = {}
+        self._async_compiled: dict[str, CompiledStateGraph | None] = {}
         self._has_subgraphs: dict[str, bool] = {}
         self._subgraph_entries: dict[str, set[str]] = {}
         self._lock = threading.Lock()
@@ -40,11 +44,22 @@ class Studio:
         return cls(open_checkpointer("memory"), RunStore(db_url))
 
     def compiled(self, spec: PipelineSpec) -> CompiledStateGraph:
-        """Compile each workflow once; the graph is stateless, so all its sessions share it."""
+        """Compile each workflow once; the graph is stateless, so all its sessions share it. A compiled
+        subgraph added directly as a node is swapped for a copy a stepping Session can step into."""
         with self._lock:
             if spec.id not in self._compiled:
-                self._compiled[spec.id] = spec.build().compile(checkpointer=self.checkpoints.saver, name=spec.id)
+                graph = spec.build().compile(checkpointer=self.checkpoints.saver, name=spec.id)
+                self._compiled[spec.id] = make_subgraphs_steppable(graph)
             return self._compiled[spec.id]
+
+    def async_compiled(self, spec: PipelineSpec) -> CompiledStateGraph | None:
+        """For a workflow with `async def` nodes, the compiled graph with a checkpointer `astream` can use;
+        None for the others (streamed synchronously)."""
+        compiled = self.compiled(spec)
+        with self._lock:
+            if spec.id not in self._async_compiled:
+                self._async_compiled[spec.id] = async_copy(compiled) if has_async_nodes(compiled) else None
+            return self._async_compiled[spec.id]
 
     def has_subgraphs(self, spec: PipelineSpec) -> bool:
         """Whether stepping must stream subgraph events (costly when there are none to stream)."""

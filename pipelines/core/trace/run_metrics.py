@@ -73,11 +73,11 @@ class RunMetrics:
 
 
 def _epoch(day: dt.date) -> float:
-    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.timezone.utc).timestamp()
+    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC).timestamp()
 
 
 def _day(epoch: float | None) -> dt.date | None:
-    return None if epoch is None else dt.datetime.fromtimestamp(float(epoch), dt.timezone.utc).date()
+    return None if epoch is None else dt.datetime.fromtimestamp(float(epoch), dt.UTC).date()
 
 
 @_guarded

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import socket
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 import pytest
 from sqlalchemy import text, update
@@ -43,7 +43,7 @@ def test_an_exception_is_added_claimed_and_completed(store):
     assert job["exception_id"] == first and job["job_name"] == "orders-etl" and job["attempts"] == 1
     assert job["job_config"] == {"parallelism": 4, "state.backend": "rocksdb"} and job["claimed_by"] == "w1"
     assert store.get(first)["status"] == "in_progress"
-    diagnosis = {"root_cause": "heap too small", "priority": "P1", "at": datetime(2024, 5, 1, tzinfo=timezone.utc)}
+    diagnosis = {"root_cause": "heap too small", "priority": "P1", "at": datetime(2024, 5, 1, tzinfo=UTC)}
     assert store.complete(first, diagnosis, worker_id="w1") is True
     row = store.get(first)
     assert row["status"] == "completed" and row["claimed_by"] == "w1"
@@ -94,7 +94,7 @@ def test_an_expired_claim_returns_to_pending_and_the_stale_worker_cannot_finish_
 def test_release_expired_counts_what_it_returned(store):
     ids = add(store, 3)
     store.claim("a"), store.claim("b")
-    old = datetime.now(timezone.utc) - timedelta(hours=1)
+    old = datetime.now(UTC) - timedelta(hours=1)
     with store.engine.begin() as conn:
         conn.execute(update(exceptions).where(exceptions.c.id == ids[0]).values(claimed_at=old))
     assert store.release_expired() == 1

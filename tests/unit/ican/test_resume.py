@@ -52,7 +52,8 @@ def test_without_a_resume_the_profile_comes_from_the_conversation():
     ("cv.png", b"\x89PNG", "only PDF, DOCX, TXT or Markdown"),
     ("cv.txt", b"   ", "is empty"),
     ("cv.txt", b"x" * (MAX_RESUME_BYTES + 1), "MB; resumes up to 5 MB"),
-    ("notes.txt", b"Shopping list: flour, butter, eggs. Call the plumber on Monday about the oven.", "does not look like a resume"),
+    ("notes.txt", b"Shopping list: flour, butter, eggs. Call the plumber on Monday about the oven.",
+     "does not look like a resume"),
 ])
 def test_unusable_files_get_a_clear_reason(name, data, reason):
     with pytest.raises(ResumeFileError, match=reason):

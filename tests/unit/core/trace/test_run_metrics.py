@@ -95,7 +95,7 @@ def test_filters_by_workflow_provider_and_day(stored):
     assert thread_frame(engine, RunFilter(first_day=day + dt.timedelta(days=1))).empty
     assert task_frame(engine, RunFilter(last_day=day - dt.timedelta(days=1))).empty
     # A run started on the last second of 1 March 2024 (UTC) belongs to that day and to no other.
-    old = dt.datetime(2024, 3, 1, 23, 59, 59, tzinfo=dt.timezone.utc).timestamp()
+    old = dt.datetime(2024, 3, 1, 23, 59, 59, tzinfo=dt.UTC).timestamp()
     with engine.begin() as conn:
         before = conn.execute(threads.select().where(threads.c.thread_id == ids["seed_example"])).mappings().one()
         conn.execute(update(threads).where(threads.c.thread_id == ids["seed_example"]).values(created_at=old))

@@ -68,7 +68,7 @@ def chat_page(thread_id: str) -> None:
     from dashboard import services
     from dashboard.studio.chat import render_chat
     from dashboard.studio.flash import show_flash
-    from tests.unit.dashboard.test_chat import CHAT, echo_spec
+    from tests.unit.dashboard.studio.test_chat import CHAT, echo_spec
 
     show_flash()
     render_chat(services.open_session(echo_spec(), thread_id), CHAT)

@@ -7,7 +7,7 @@ import pandas as pd
 from dashboard.workflows.flink_diagnosis.charts import (make_category_figure, make_confidence_figure, make_status_figure,
                                                make_throughput_figure, results_frame, throughput_bucket)
 
-T0 = dt.datetime(2026, 11, 20, 3, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 20, 3, 0, tzinfo=dt.UTC)
 
 
 def rows():

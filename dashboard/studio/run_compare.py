@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import services
+from dashboard.studio.chart_layout import side_by_side
 from dashboard.studio.evolution import render_evolution
 from dashboard.studio.metrics_charts import empty_figure
 from dashboard.studio.run_table import format_duration, run_label, workflow_title
@@ -192,10 +193,5 @@ def _render_nodes(comparison: RunComparison) -> None:
     # A node one run never reached has no mean time: a dash, not "None".
     st.dataframe(table.style.format(na_rep="—", precision=2), hide_index=True, width="stretch",
                  height=min(35 * (len(table) + 1) + 3, 640))
-    left, right = st.columns(2)
-    with left:
-        st.markdown("**Total time per node**")
-        st.plotly_chart(make_node_timing_figure(df), key="runs_compare_timing", width="stretch")
-    with right:
-        st.markdown("**Model calls and tokens per node**")
-        st.plotly_chart(make_node_usage_figure(df), key="runs_compare_usage", width="stretch")
+    side_by_side(("**Total time per node**", make_node_timing_figure(df), "runs_compare_timing"),
+                 ("**Model calls and tokens per node**", make_node_usage_figure(df), "runs_compare_usage"))

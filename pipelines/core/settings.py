@@ -173,7 +173,7 @@ def workflow_settings(workflow_id: str, model: type[WorkflowModel], settings: Se
     try:
         return model.model_validate({k: v for k, v in values.items() if k in model.model_fields})
     except ValidationError as exc:
-        raise SettingsError(f"{workflow_id} settings: {format_validation_error(exc)}") from exc
+        raise SettingsError(f"{model.model_config.get('title') or workflow_id} settings: {format_validation_error(exc)}") from exc
 
 
 def _coerce(name: str, raw: Any) -> Any:

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from langgraph.types import Command
+from langgraph.types import Command, PregelTask, StateSnapshot
 
 from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.runtime.async_steps import run_coroutine
@@ -35,6 +35,10 @@ class StepRunner:
         studio, spec = scope.studio, scope.spec
         self._stream_subgraphs = studio.has_subgraphs(spec)  # costly when there are none to stream
         self._async_graph = studio.async_compiled(spec)  # None unless a node is `async def`
+        # A synchronously streamed graph reports the checkpoint its step wrote as a stream event: the state
+        # after a clean step is taken from it instead of read back (get_state) from the checkpointer.
+        self._checkpoint_events = self._async_graph is None
+        self._written: dict[str, Any] | None = None
 
     def execute(self, payload: Any) -> StepOutcome:
         """Run one super-step and record it. The state before is the snapshot the position already holds
@@ -60,7 +64,8 @@ class StepRunner:
             flush_traces(self.callbacks)  # after the timing, so tracing never counts as the step's time
         if cursor and error is None:
             position.written(cursor_checkpoint_id=None)  # a step from the cursor forks
-        position.moved()
+        clean = error is None and all(t.status == "completed" for t in task_records)
+        position.moved(self._snapshot_written() if clean else None)
         after = position.snapshot()
         from_id = None if is_input else (cursor or checkpoint_id_of(before))
         after_id = checkpoint_id_of(after)
@@ -105,12 +110,33 @@ class StepRunner:
         return (payload, config), dict(context=self.context, stream_mode="tasks", interrupt_before="*",
                                        subgraphs=True, durability="exit")
 
+    def _snapshot_written(self) -> StateSnapshot | None:
+        """The state after a clean step, from the checkpoint event the step streamed (None when there was none).
+        Its tasks are the next step's, none started yet: no error, no interrupt."""
+        event, self._written = self._written, None
+        if event is None:
+            return None
+        tasks = tuple(PregelTask(task["id"], task["name"], (), state=task.get("state")) for task in event["tasks"])
+        return StateSnapshot(values=event["values"], next=tuple(event["next"]), config=event["config"],
+                             metadata=event["metadata"], created_at=None, parent_config=event["parent_config"],
+                             tasks=tasks, interrupts=())
+
     def _events(self, payload: Any, cursor: str | None) -> Iterator[Event]:
         """The step's task events as (namespace, data, wall time, perf counter) when each was seen: streamed
         from the sync graph, or, for a graph with async nodes, gathered from astream in an event loop."""
         args, kwargs = self._stream_args(payload, cursor)
         if not self._stream_subgraphs:
             kwargs["subgraphs"] = False
+        if self._checkpoint_events:
+            self._written = None
+            kwargs["stream_mode"] = ["tasks", "checkpoints"]
+            for event in self.scope.graph.stream(*args, **kwargs):
+                namespace, mode, data = event if len(event) == 3 else ((), *event)
+                if mode == "tasks":
+                    yield namespace, data, time.time(), time.perf_counter()
+                elif not namespace:  # the root graph's checkpoint, not a subgraph's
+                    self._written = data
+            return
         if self._async_graph is None:
             for event in self.scope.graph.stream(*args, **kwargs):
                 namespace, data = event if isinstance(event, tuple) else ((), event)

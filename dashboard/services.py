@@ -5,20 +5,22 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.state_keys import SETTINGS_OVERRIDES
-from pipelines.core.markup import escape_markdown
-from pipelines.core.storage.checkpoints import CheckpointStoreError
 from pipelines.core.knowledge.store import KnowledgeStoreError
+from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import storage_errors as workflow_storage_errors
-from pipelines.core.spec import PipelineSpec
-from pipelines.core.storage.runstore import RunStoreError
 from pipelines.core.runtime.session import Session
-from pipelines.core.settings import Settings, load_settings
 from pipelines.core.runtime.studio import Studio
+from pipelines.core.settings import Settings, load_settings
+from pipelines.core.spec import PipelineSpec
+from pipelines.core.storage.checkpoints import CheckpointStoreError
+from pipelines.core.storage.runstore import RunStoreError
+
 
 def current_settings() -> Settings:
     """File and environment settings, with this browser session's choices from the settings page on top.
     Keys come only from the environment or .streamlit/secrets.toml, never from the page."""
     return load_settings(**st.session_state.get(SETTINGS_OVERRIDES, {}))
+
 
 @st.cache_resource(show_spinner=False)
 def _studio(data_dir: str, checkpoint_url: str, db_url: str) -> Studio:
@@ -26,13 +28,16 @@ def _studio(data_dir: str, checkpoint_url: str, db_url: str) -> Studio:
     settings = load_settings(data_dir=data_dir, checkpoint_url=checkpoint_url, db_url=db_url)
     return Studio.from_settings(settings)
 
+
 def studio(settings: Settings | None = None) -> Studio:
     settings = settings or current_settings()
     return _studio(settings.data_dir, settings.effective_checkpoint_url, settings.effective_db_url)
 
+
 def storage_errors() -> tuple[type[Exception], ...]:
     """What a page catches to say a store is unreachable: the runtime's stores' errors and every workflow's."""
     return (RunStoreError, CheckpointStoreError, KnowledgeStoreError, *workflow_storage_errors())
+
 
 def storage_failure(exc: Exception) -> None:
     """Say which store is unreachable and stop the page; nothing half-done is written."""
@@ -41,9 +46,11 @@ def storage_failure(exc: Exception) -> None:
                "(STEPWISE_CHECKPOINT_URL, STEPWISE_DB_URL, STEPWISE_CHROMA_URL). Runs already stored are not lost.")
     st.stop()
 
+
 def open_session(spec: PipelineSpec, thread_id: str, breakpoints: list[str] | None = None) -> Session:
     settings = current_settings()
     return studio(settings).open_session(spec, thread_id, settings, breakpoints=breakpoints or ())
+
 
 @st.cache_resource(show_spinner=False)
 def background_runs():
@@ -51,6 +58,7 @@ def background_runs():
     from pipelines.core.runtime.background import BackgroundRuns
 
     return BackgroundRuns()
+
 
 def worker_session_opener(spec: PipelineSpec, thread_id: str, breakpoints: list[str]):
     """What a background worker calls to open its own Session: settings are read here, in the page's

@@ -18,6 +18,7 @@ from pipelines.career_navigator.market import MarketDataProvider
 REPORT_FEEDBACK = "report_feedback"
 PLAN_CONFIRMATION = "plan_confirmation"
 
+
 class WorkflowStage(StrEnum):
     INITIAL = "initial"
     PLANNING = "planning"

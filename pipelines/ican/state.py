@@ -13,6 +13,7 @@ from pipelines.core.models.gateway import ModelGateway
 CLIENT_MESSAGE = "client_message"  # the kind of the interrupt that waits for the client's next message
 MAX_CLIENT_TURNS = 3  # the seed's route forces the analysis once the client has sent three messages
 
+
 class GuideStage(StrEnum):
     GREETING = "greeting"
     NEED_ASSESSMENT = "need_assessment"

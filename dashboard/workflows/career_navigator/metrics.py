@@ -13,6 +13,7 @@ from pipelines.career_navigator.satisfaction import satisfaction_frame
 from pipelines.career_navigator.state import SATISFACTION_SCORE
 from pipelines.core.trace.run_metrics import RunFilter
 
+
 def make_satisfaction_figure(satisfaction: pd.DataFrame) -> go.Figure:
     """The client's satisfaction at each feedback round: a thin line per run, the mean over runs in bold."""
     if satisfaction.empty:

@@ -10,6 +10,7 @@ from dashboard.workflows.flink_diagnosis import stores
 from dashboard.workflows.flink_diagnosis.charts import make_category_figure, make_throughput_figure, results_frame
 from pipelines.core.trace.run_metrics import RunFilter
 
+
 def render_flink_tab(engine: Engine, run_filter: RunFilter) -> None:
     if run_filter.workflows and "flink_diagnosis" not in run_filter.workflows:
         st.info("Flink diagnosis is not among the selected workflows.")

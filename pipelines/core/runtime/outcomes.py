@@ -10,6 +10,7 @@ from pipelines.core.trace.records import StepRecord
 
 SessionStatus = Literal["new", "ready", "waiting", "completed", "failed"]
 
+
 @dataclass
 class PendingInterrupt:
     """An `interrupt()` waiting for an answer: its kind, what it shows, and the schema of the answer."""
@@ -19,12 +20,14 @@ class PendingInterrupt:
     value: dict[str, Any]
     spec: InterruptSpec | None
 
+
 @dataclass
 class StepOutcome:
     record: StepRecord | None
     status: SessionStatus
     next: tuple[str, ...] = ()
     error: str | None = None
+
 
 @dataclass
 class CheckpointInfo:

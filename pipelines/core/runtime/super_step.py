@@ -37,7 +37,6 @@ class StepRunner:
         self._async_graph = studio.async_compiled(spec)  # None unless a node is `async def`
         # A synchronously streamed graph reports the checkpoint its step wrote as a stream event: the state
         # after a clean step is taken from it instead of read back (get_state) from the checkpointer.
-        self._checkpoint_events = self._async_graph is None
         self._written: dict[str, Any] | None = None
 
     def execute(self, payload: Any) -> StepOutcome:
@@ -127,7 +126,7 @@ class StepRunner:
         args, kwargs = self._stream_args(payload, cursor)
         if not self._stream_subgraphs:
             kwargs["subgraphs"] = False
-        if self._checkpoint_events:
+        if self._async_graph is None:  # streamed synchronously, with the checkpoint the step writes
             self._written = None
             kwargs["stream_mode"] = ["tasks", "checkpoints"]
             for event in self.scope.graph.stream(*args, **kwargs):
@@ -136,11 +135,6 @@ class StepRunner:
                     yield namespace, data, time.time(), time.perf_counter()
                 elif not namespace:  # the root graph's checkpoint, not a subgraph's
                     self._written = data
-            return
-        if self._async_graph is None:
-            for event in self.scope.graph.stream(*args, **kwargs):
-                namespace, data = event if isinstance(event, tuple) else ((), event)
-                yield namespace, data, time.time(), time.perf_counter()
             return
         seen: list[Event] = []
 

@@ -5,6 +5,7 @@ import pytest
 from pipelines.core.settings import SettingsError, load_settings
 from pipelines.ican.settings import ican_settings
 
+
 def test_guide_loop_limit_from_the_environment_and_its_bounds(monkeypatch):
     monkeypatch.setenv("STEPWISE_GUIDE_MAX_LOOPS", "3")
     assert ican_settings(load_settings()).guide_max_loops == 3

@@ -5,6 +5,7 @@ import pandas as pd
 from dashboard.workflows.career_navigator.metrics import make_satisfaction_figure
 from pipelines.career_navigator.satisfaction import SATISFACTION_COLUMNS
 
+
 def test_satisfaction_draws_a_line_per_run_and_the_mean():
     rows = [("a", 1, "report", "dissatisfied", 0.25), ("a", 2, "report", "satisfied", 0.75),
             ("a", 3, "plan", "very_satisfied", 1.0), ("b", 1, "report", "neutral", 0.5),

@@ -49,6 +49,11 @@ class Chat:
     # Roles whose text is a model's Markdown, shown with its formatting but without images, links or HTML;
     # every other turn is shown exactly as written.
     formatted_roles: Collection[str] = ()
+    # For a workflow whose runs are single turns of one conversation (the recruiter): when no interrupt of `kind`
+    # waits, the box starts the next turn with `new_turn(session, message)`, which starts a run of the same
+    # conversation and points the page at it (True), or says why not and returns False.
+    new_turn: Callable[[Session, str], bool] | None = None
+    new_turn_label: str = "Your message"
     scroll_after: int = 6  # a longer conversation scrolls in its own box of `scroll_height` pixels
     scroll_height: int = 420
     reply_height: int = 100
@@ -148,6 +153,34 @@ def _reply_box(pending: PendingInterrupt, chat: Chat) -> None:
         st.form_submit_button(chat.send_label, type="primary", on_click=_record_question, args=(chat, pending.id))
 
 
+def _ask_new_turn(chat: Chat) -> None:
+    st.session_state[f"{chat.key}_new_turn"] = True
+
+
+def _send_new_turn(session: Session, chat: Chat) -> None:
+    """Start the next turn with the message submitted on the last run; the box is emptied only once it started."""
+    if not st.session_state.pop(f"{chat.key}_new_turn", False) or chat.new_turn is None:
+        return
+    message = str(st.session_state.get(chat.reply_key) or "")
+    if not message.strip():
+        st.error("Write a message first.")
+        return
+    if problem := too_long(message, chat.max_chars, chat.too_long):
+        st.error(problem)
+        return
+    if chat.new_turn(session, message):
+        st.session_state[chat.reply_key] = ""
+        run_when_opened(chat)
+        st.rerun()
+
+
+def _new_turn_box(chat: Chat) -> None:
+    with st.form(f"{chat.key}_new_turn_form"):
+        message = st.text_area(chat.new_turn_label, key=chat.reply_key, height=chat.reply_height)
+        render_counter(message, chat.max_chars)
+        st.form_submit_button(chat.send_label, type="primary", on_click=_ask_new_turn, args=(chat,))
+
+
 def render_chat(session: Session, chat: Chat, *, header: Callable[[Mapping[str, Any]], None] | None = None,
                 attachment: Callable[[Session, Mapping[str, Any]], bool] | None = None) -> None:
     """The chat in a bordered box: `header(values)` first (a progress bar), then the conversation,
@@ -174,6 +207,11 @@ def _render_chat(session: Session, chat: Chat, header: Callable[[Mapping[str, An
     _send_reply(session, chat, waiting)
     if waiting:
         _reply_box(waiting[0], chat)
+    elif chat.new_turn is not None and running:
+        st.caption("The assistant is answering; you can write again when it is done.")
+    elif chat.new_turn is not None and session.status() != "ready":
+        _send_new_turn(session, chat)
+        _new_turn_box(chat)
     elif chat.continue_label and session.status() == "ready" and not running:
         if st.button(chat.continue_label, key=f"{chat.key}_continue", type="primary", help=chat.continue_help):
             run_on(session, chat)

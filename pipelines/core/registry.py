@@ -19,7 +19,7 @@ _ENTRIES: list[WorkflowEntry] = [
                   "pipelines.flink_diagnosis", "dashboard.workflows.flink_diagnosis.ui", ":material/local_fire_department:"),
     WorkflowEntry("recruiter", "Open Recruiter", "002_8d2978cb7e8db8c5.txt", "Recruiters",
                   "A router, a guarded chat graph and a planner/supervisor with six specialist agents, with a "
-                  "human in the loop.", None),
+                  "human in the loop.", "pipelines.recruiter", "dashboard.workflows.recruiter.ui", ":material/work:"),
     WorkflowEntry("ican", "iCan career guidance", "003_2c02f34152f75626.txt", "Career counselors",
                   "A guide subgraph chats with the client until it knows enough (or three messages are in); then the "
                   "resume parser, the RIASEC profile analyzer, the O*NET career matcher and the reporter run.",

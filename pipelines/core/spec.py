@@ -41,6 +41,8 @@ class RuntimeDeps:
 
     settings: Settings
     gateway: ModelGateway
+    # the studio's checkpointer, for a workflow that looks up or resumes its other threads (paused workflows)
+    checkpointer: Any = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,9 @@ class PipelineSpec:
     cli: Callable[[argparse._SubParsersAction], None] | None = None
     # Errors of its own stores that its pages and the CLI turn into a clear "cannot reach storage" message.
     storage_errors: Callable[[], tuple[type[Exception], ...]] | None = None
+    # Takes the raw input before anything keeps it (the run's row, its title, its state) and returns what may
+    # be kept: a workflow that masks personal data in outside text, with a vault of its own, does it here.
+    admit_input: Callable[[Mapping[str, Any], str, Settings], Mapping[str, Any]] | None = None
     entry: WorkflowEntry | None = None
 
     @property

@@ -6,43 +6,15 @@ import hashlib
 from datetime import datetime, UTC
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Float, Index, Integer, MetaData, String, Table, Text
-from sqlalchemy.dialects import mysql
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy import JSON, Column, Float, Index, Integer, MetaData, String, Table
+
+from pipelines.core.storage.columns import LongText, UTCDateTime
 
 # The queue's statuses, in the order an exception goes through them: defined here, imported elsewhere.
 STATUSES = ("pending", "in_progress", "completed", "failed")
 SOURCES = ("shipped", "accumulated")
 MAX_MESSAGE_CHARS = 65_000
 SHORT_FIELDS = {"job_id": 128, "job_name": 256, "error_type": 128}
-
-# MySQL's TEXT holds 64 KB of bytes, and 65,000 characters of Chinese are three times that.
-LongText = Text().with_variant(mysql.MEDIUMTEXT(), "mysql", "mariadb")
-
-
-class UTCDateTime(TypeDecorator):
-    """Aware UTC datetimes in Python, naive UTC in the database: MySQL and SQLite keep no time zone, so
-    every backend stores the same thing and every read comes back aware."""
-
-    impl = DateTime
-    cache_ok = True
-
-    def load_dialect_impl(self, dialect: Any) -> Any:
-        # MySQL's DATETIME drops fractions by default, which would make a sub-second lease unmeasurable.
-        if dialect.name in ("mysql", "mariadb"):
-            return dialect.type_descriptor(mysql.DATETIME(fsp=6))
-        return dialect.type_descriptor(DateTime())
-
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("timestamps must be timezone-aware")
-        return value.astimezone(UTC).replace(tzinfo=None)
-
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        return value.replace(tzinfo=UTC) if value is not None else None
-
 
 metadata = MetaData()
 

@@ -173,11 +173,16 @@ class ModelGateway:
 
         return self._with_retries(task, attempt, offline, max_retries, fallback)
 
-    def text(self, task: str, messages: Sequence[BaseMessage], offline: Callable[[], str]) -> str:
+    def text(self, task: str, messages: Sequence[BaseMessage], offline: Callable[[], str],
+             on_token: Callable[[str], None] | None = None) -> str:
+        """Free text for `task`. With `on_token`, the chat model's reply is streamed and each piece handed to it
+        as it comes (a retried attempt streams again from the start)."""
         if self.chat_model is None:
             return self._offline(task, offline)
 
         def attempt() -> tuple[str, AIMessage | None]:
+            if on_token is not None:
+                return self._streamed(messages, on_token)
             reply = self.chat_model.invoke(list(messages))
             content = reply.content if isinstance(reply.content, str) else str(reply.content)
             if not content.strip():
@@ -185,6 +190,18 @@ class ModelGateway:
             return content, reply
 
         return self._with_retries(task, attempt, offline)
+
+    def _streamed(self, messages: Sequence[BaseMessage], on_token: Callable[[str], None]) -> tuple[str, AIMessage]:
+        whole = None
+        for chunk in self.chat_model.stream(list(messages)):
+            piece = chunk.content if isinstance(chunk.content, str) else str(chunk.content)
+            if piece:
+                on_token(piece)
+            whole = chunk if whole is None else whole + chunk
+        content = "" if whole is None else whole.content if isinstance(whole.content, str) else str(whole.content)
+        if not content.strip():
+            raise MalformedOutput("the model returned an empty answer")
+        return content, AIMessage(content=content, usage_metadata=getattr(whole, "usage_metadata", None))
 
     def _offline(self, task: str, offline: Callable[[], Any]) -> Any:
         node, task_id = _current_task()

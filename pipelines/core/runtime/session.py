@@ -38,7 +38,9 @@ class Session:
         self.settings = settings
         self.graph = studio.compiled(spec)
         self.gateway = gateway or ModelGateway(settings)
-        self.context = spec.make_context(RuntimeDeps(settings=settings, gateway=self.gateway))
+        checkpoints = getattr(studio, "checkpoints", None)
+        self.context = spec.make_context(RuntimeDeps(settings=settings, gateway=self.gateway,
+                                                     checkpointer=getattr(checkpoints, "saver", None)))
         self.callbacks = tracing_callbacks(settings)  # per session: other sessions in this process may not trace
         self.position = ThreadPosition(self.graph, studio.runs, thread_id)  # the thread row, read once
         self.scope = SessionScope(spec=spec, graph=self.graph, position=self.position, studio=studio,

@@ -82,6 +82,8 @@ class Studio:
                     gateway: ModelGateway | None = None, thread_id: str | None = None) -> Session:
         """Validate the input, create the thread and write the input as its first step."""
         thread_id = thread_id or uuid.uuid4().hex
+        if spec.admit_input is not None:
+            raw_input = spec.admit_input(raw_input, thread_id, settings)
         initial = spec.make_input(raw_input, thread_id)  # raises InvalidInput before anything is stored
         if self.runs.get_thread(thread_id) is not None:
             raise InvalidInput(f"thread {thread_id} already exists")

@@ -1,0 +1,1 @@
+"""Open Recruiter's own dashboard pages: the recruiting data (jobs, candidates, pipeline, guardrail log, import)."""

@@ -1,0 +1,31 @@
+"""What a guardrail check reports: which check fired, how serious it is, and why (never the offending text)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["info", "warning", "blocked"]
+
+# The checks the validators run; the guardrail log and the UI group findings by these names.
+CHECKS = ("input_injection", "input_jailbreak", "indirect_injection", "input_pii", "input_length",
+          "output_safety", "output_hallucination", "output_format", "output_canary_leak", "output_pii", "action_rate_limit",
+          "action_role")
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str
+    severity: Severity
+    message: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def blocked(self) -> bool:
+        return self.severity == "blocked"
+
+
+def worst(findings: tuple[Finding, ...] | list[Finding]) -> Severity | None:
+    """The most serious severity among the findings (None when there are none)."""
+    order = {"info": 0, "warning": 1, "blocked": 2}
+    return max((f.severity for f in findings), key=order.__getitem__, default=None)

@@ -1,0 +1,192 @@
+"""Prompt-injection and jailbreak detection for English and Chinese text, from a user or from a document the
+workflow reads: weighted signals per sentence (and per pair of adjacent sentences, since an attack is often
+split across two), after normalisation so that obfuscation does not hide it."""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import itertools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from pipelines.core.guardrails.findings import Finding
+from pipelines.core.guardrails.injection_rules import ALL_RULES, BLOCK_AT, Rule
+from pipelines.core.guardrails.normalize import compact, fold, hidden_tag_text, sentences
+from pipelines.core.text import has_cjk
+
+Source = Literal["user", "document"]
+
+# What each kind of attack is called in a finding's message (the attack's own words are never repeated).
+REASONS = {
+    "override": "An instruction to ignore the assistant's rules",
+    "hijack": "An attempt to replace the assistant's task with another one",
+    "role": "An attempt to give the assistant a new identity",
+    "extraction": "A request to reveal the assistant's hidden instructions",
+    "jailbreak": "A jailbreak persona or a demand that the assistant drop its limits",
+    "exfiltration": "A request to send personal data or secrets elsewhere",
+    "role_marker": "A fake system or role marker",
+    "indirect": "An instruction addressed to the AI that reads this document",
+    "support": "Several weak signs of an instruction aimed at the assistant",
+}
+SMUGGLED_WEIGHT = 1.5  # text hidden from the human reader (tag characters, base64) is there to be read by a model
+
+
+@dataclass(frozen=True)
+class WindowScore:
+    score: float
+    kind: str
+    signals: tuple[str, ...]
+    first: int                 # 1-based number of the window's first sentence
+    last: int
+    language: str
+    hidden: bool = False
+
+
+def _weight(rule: Rule, source: Source) -> float:
+    return rule.document if source == "document" else rule.user
+
+
+def _total(rules: Iterable[Rule], source: Source) -> tuple[float, str, tuple[str, ...]]:
+    """The summed weight of the rules (in one group only the heaviest counts), the kind of the heaviest signal,
+    and the names of the rules that count."""
+    best: dict[str, tuple[float, Rule]] = {}
+    for rule in rules:
+        weight = _weight(rule, source)
+        if weight > 0 and (rule.group not in best or weight > best[rule.group][0]):
+            best[rule.group] = (weight, rule)
+    if not best:
+        return 0.0, "", ()
+    total = sum(weight for weight, _ in best.values())
+    lead = max(best.values(), key=lambda pair: (pair[1].kind not in ("support", "hijack"), pair[0]))[1]
+    return total, lead.kind, tuple(sorted(rule.name for _, rule in best.values()))
+
+
+def _matches(rule: Rule, text: str) -> bool:
+    """Whether the rule fires anywhere in `text` (a match its `exempt` pattern covers does not count)."""
+    for match in rule.pattern.finditer(text):
+        if rule.exempt is None or not rule.exempt.search(match.group()):
+            return True
+    return False
+
+
+def score_window(text: str, source: Source = "user") -> tuple[float, str, tuple[str, ...]]:
+    """The summed weight of the signals in one window of normalised text, the kind of its heaviest signal, and
+    the names of the rules that fired (in one group only the heaviest counts)."""
+    return _total((rule for rule in ALL_RULES if _weight(rule, source) > 0 and _matches(rule, text)), source)
+
+
+def _rules_by_window(units: list[str], source: Source) -> tuple[list[set[Rule]], list[set[Rule]]]:
+    """Which rules fire in each sentence, and which only across a sentence and the next one.
+
+    Each rule runs once over all the sentences joined by newlines instead of once per window, so a long text costs
+    one pass per rule. A match inside one sentence counts for every window holding that sentence; a match that
+    runs into the next sentence counts for that pair only."""
+    joined = "\n".join(units)
+    starts = list(itertools.accumulate((len(u) + 1 for u in units[:-1]), initial=0))
+    single: list[set[Rule]] = [set() for _ in units]
+    across: list[set[Rule]] = [set() for _ in units]
+    for rule in ALL_RULES:
+        if _weight(rule, source) <= 0:
+            continue
+        pos = 0
+        while pos <= len(joined) and (match := rule.pattern.search(joined, pos)):
+            first = bisect.bisect_right(starts, match.start()) - 1
+            last = bisect.bisect_right(starts, max(match.end() - 1, match.start())) - 1
+            if rule.exempt is None or not rule.exempt.search(match.group()):
+                if first == last:
+                    single[first].add(rule)
+                elif last == first + 1:
+                    across[first].add(rule)
+            # Search on after this match, or from the next sentence when it ran past its own.
+            pos = max(match.end(), match.start() + 1) if first == last else starts[first + 1]
+            if first == last and rule in single[first] and first + 1 < len(starts):
+                pos = max(pos, starts[first + 1])  # one match per sentence is enough
+    return single, across
+
+
+def _scan_units(units: list[str], source: Source, bonus: float = 0.0) -> list[WindowScore]:
+    if not units:
+        return []
+    single, across = _rules_by_window(units, source)
+    hits: list[WindowScore] = []
+    alone: set[int] = set()
+    for i, rules in enumerate(single):
+        if rules:
+            score, kind, signals = _total(rules, source)
+            if score > 0 and score + bonus >= BLOCK_AT:
+                hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 1, _language(units[i]), bonus > 0))
+                alone.add(i)
+    for i in range(len(units) - 1):
+        rules = single[i] | single[i + 1] | across[i]
+        if i in alone or i + 1 in alone or not rules:
+            continue
+        score, kind, signals = _total(rules, source)
+        if score > 0 and score + bonus >= BLOCK_AT:
+            pair = units[i] + " " + units[i + 1]
+            hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 2, _language(pair), bonus > 0))
+    return hits
+
+
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+
+
+def decoded_payloads(text: str) -> list[str]:
+    """Text hidden from a human reader but plain to a model: ASCII in Unicode tag characters, and base64 runs that
+    decode to readable text."""
+    out = [hidden_tag_text(text)]
+    for match in _BASE64.finditer(text):
+        run = match.group()
+        if not (any(c.isdigit() or c in "+/=" for c in run) and any(c.isupper() for c in run) and any(c.islower() for c in run)):
+            continue  # a long plain word or identifier, not base64
+        try:
+            decoded = base64.b64decode(run + "=" * (-len(run) % 4), validate=True).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if decoded and sum(c.isprintable() or c.isspace() for c in decoded) >= 0.95 * len(decoded):
+            out.append(decoded)
+    return [t for t in out if t.strip()]
+
+
+def scan(text: str, source: Source = "user") -> list[WindowScore]:
+    """Every window (a sentence, or two adjacent ones) whose signals reach the blocking threshold, and every part
+    of hidden text (tag characters, base64) that comes close to it."""
+    hits = _scan_units(sentences(compact(fold(text))), source)
+    for payload in decoded_payloads(text):
+        hits += _scan_units(sentences(compact(fold(payload))), source, bonus=SMUGGLED_WEIGHT)
+    return hits
+
+
+def detect_injection(text: str, *, source: Source = "user") -> list[Finding]:
+    """One blocking finding per check that fired ("input_injection", "input_jailbreak", or for a document
+    "indirect_injection"), naming the sentence and the kind of attack, never quoting it."""
+    if not text or not text.strip():
+        return []
+    by_check: dict[str, tuple[WindowScore, int]] = {}
+    for hit in scan(text, source):
+        check = _check_for(hit.kind, source)
+        seen, count = by_check.get(check, (hit, 0))
+        by_check[check] = (hit if hit.score > seen.score else seen, count + 1)
+    return [_finding(check, hit, count, source) for check, (hit, count) in by_check.items()]
+
+
+def _check_for(kind: str, source: Source) -> str:
+    if source == "document":
+        return "indirect_injection"
+    return "input_jailbreak" if kind == "jailbreak" else "input_injection"
+
+
+def _finding(check: str, hit: WindowScore, count: int, source: Source) -> Finding:
+    where = (f"in hidden text (invisible characters or an encoded payload, part {hit.first})" if hit.hidden
+             else f"in sentence {hit.first}" if hit.first == hit.last else f"across sentences {hit.first} and {hit.last}")
+    more = f"; {count - 1} more passage(s) look the same" if count > 1 else ""
+    message = f"{REASONS.get(hit.kind, REASONS['support'])} was found {where} ({hit.language}){more}."
+    detail = {"kind": hit.kind, "sentence": hit.first, "score": round(hit.score, 1), "signals": list(hit.signals),
+              "language": hit.language, "source": source, "windows": count}
+    return Finding(check, "blocked", message, detail)
+
+
+def _language(text: str) -> str:
+    return "Chinese" if has_cjk(text) else "English"

@@ -1,0 +1,228 @@
+"""Personal data in text: finding it (emails, phones, Chinese resident IDs, cards, SSNs, passports, IBANs) and
+the vault that swaps each value for a stable placeholder before text reaches a model, a log or a trace."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import phonenumbers
+from phonenumbers import Leniency, PhoneNumberMatcher
+from stdnum import iban as stdnum_iban
+from stdnum import luhn
+from stdnum.cn import ric
+from stdnum.us import ssn as stdnum_ssn
+
+PII_TYPES = ("email", "phone_us", "phone_cn", "phone_intl", "cn_resident_id", "us_ssn", "credit_card", "passport", "iban")
+# Which type wins where two matches overlap (a resident ID's digits also look like a phone or a card).
+_PRIORITY = {t: i for i, t in enumerate(("email", "cn_resident_id", "iban", "credit_card", "us_ssn", "passport",
+                                          "phone_cn", "phone_us", "phone_intl"))}
+
+
+@dataclass(frozen=True)
+class PiiMatch:
+    type: str
+    start: int
+    end: int
+    value: str
+
+
+EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
+                   r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])")
+CN_RESIDENT_ID = re.compile(r"(?<![0-9A-Za-z])[1-9]\d{5} ?(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]) ?\d{3}[\dXx]"
+                            r"(?![0-9A-Za-z])")
+CARD = re.compile(r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])")
+SSN = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])|(?i:\b(?:ssn|social security(?: number| no\.?)?)\b)[^\w\n]{0,4}"
+                 r"(?:is[^\w\n]{1,3})?(\d{3}[ -]?\d{2}[ -]?\d{4})(?![\w-])")
+PASSPORT = re.compile(r"(?i:passport(?:\s*(?:no|number|num|nr|#|id)\.?)?|护照(?:号码|号)?)[^\w\n]{0,6}(?:(?i:is|为|是)[^\w\n]{0,3})?"
+                      r"([A-Za-z]{1,2}\d{6,8}|\d{8,9})(?![\w-])")
+IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,32}")
+# A run of digits that could be a phone number; the phonenumbers matcher then decides. Scanning only these
+# windows keeps a 64 KB text fast (the matcher is pure Python and slow over long text).
+PHONE_CANDIDATE = re.compile(r"(?:\+|(?<!\d)00)?[\s(]*\d[\d\s().\-]{5,22}\d")
+DATE_LIKE = re.compile(r"^(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}(?:\s*[-–~]\s*(?:(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}|\d{1,2}))?$")
+CN_MOBILE = re.compile(r"^(?:86)?1[3-9]\d{9}$")
+KNOWN_SAMPLE_SSNS = {"123456789"}  # a placeholder in forms; stdnum already rejects 078-05-1120 and 219-09-9999
+
+# Card issuer ranges (IIN prefixes): stdnum checks Luhn but has no generic card-brand table, so this small one
+# keeps order numbers and other Luhn-valid digit runs from counting as cards.
+_CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|30[0-5]|3[689]|6011|64[4-9]|65|35(?:2[89]|[3-8]\d)|62|"
+                          r"50|5[6-8]|6[37])")
+
+
+def find_pii(text: str) -> list[PiiMatch]:
+    """Every piece of personal data in `text`, in order, without overlaps."""
+    if not text:
+        return []
+    found = [*_emails(text), *_resident_ids(text), *_ibans(text), *_cards(text), *_ssns(text), *_passports(text),
+             *_phones(text)]
+    taken: list[PiiMatch] = []
+    for match in sorted(found, key=lambda m: (_PRIORITY[m.type], m.start)):
+        if all(match.end <= t.start or match.start >= t.end for t in taken):
+            taken.append(match)
+    return sorted(taken, key=lambda m: m.start)
+
+
+def _emails(text: str):
+    if "@" in text:
+        for m in EMAIL.finditer(text):
+            yield PiiMatch("email", m.start(), m.end(), m.group())
+
+
+def _resident_ids(text: str):
+    for m in CN_RESIDENT_ID.finditer(text):
+        if ric.is_valid(m.group().replace(" ", "")):
+            yield PiiMatch("cn_resident_id", m.start(), m.end(), m.group())
+
+
+def _cards(text: str):
+    for m in CARD.finditer(text):
+        digits = re.sub(r"\D", "", m.group())
+        if 13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits) and luhn.is_valid(digits):
+            yield PiiMatch("credit_card", m.start(), m.end(), m.group())
+
+
+def _ssns(text: str):
+    for m in SSN.finditer(text):
+        start, end = m.span(1) if m.group(1) else m.span()
+        digits = re.sub(r"\D", "", text[start:end])
+        if digits not in KNOWN_SAMPLE_SSNS and stdnum_ssn.is_valid(digits):
+            yield PiiMatch("us_ssn", start, end, text[start:end])
+
+
+def _passports(text: str):
+    for m in PASSPORT.finditer(text):
+        yield PiiMatch("passport", m.start(1), m.end(1), m.group(1))
+
+
+def _ibans(text: str):
+    for m in IBAN_START.finditer(text):
+        raw = m.group()
+        # The greedy run may take in the next word; try shorter prefixes until one is a valid IBAN.
+        positions = [i for i, c in enumerate(raw) if c != " "]
+        for length in range(min(len(positions), 34), 14, -1):
+            end = positions[length - 1] + 1
+            if stdnum_iban.is_valid(raw[:end]):
+                yield PiiMatch("iban", m.start(), m.start() + end, raw[:end])
+                break
+
+
+def _phones(text: str):
+    seen: set[tuple[int, int]] = set()
+    for cand in PHONE_CANDIDATE.finditer(text):
+        if not _could_be_phone(cand.group()):
+            continue
+        lo, hi = max(cand.start() - 2, 0), min(cand.end() + 2, len(text))
+        window = text[lo:hi]
+        found: dict[tuple[int, int], dict[str, phonenumbers.PhoneNumber]] = {}
+        for region in ("CN", "US"):
+            for m in PhoneNumberMatcher(window, region, leniency=Leniency.VALID):
+                found.setdefault((lo + m.start, lo + m.end), {})[region] = m.number
+        for (start, end), numbers in found.items():
+            kind = _phone_type(text[start:end], numbers)
+            if kind and (start, end) not in seen:
+                seen.add((start, end))
+                yield PiiMatch(kind, start, end, text[start:end])
+
+
+def _could_be_phone(raw: str) -> bool:
+    """A cheap shape test before the (slow) matcher: an international number, a Chinese mobile or landline with
+    its 0 area code, or a North American number (area code and exchange do not start with 0 or 1)."""
+    digits = re.sub(r"\D", "", raw)
+    if len(digits) < 7 or DATE_LIKE.match(raw.strip(" ()")):
+        return False
+    if raw.lstrip(" (").startswith(("+", "00")):
+        return len(digits) <= 17
+    if CN_MOBILE.match(digits) or (digits[0] == "0" and 10 <= len(digits) <= 12):
+        return True
+    nanp = digits[1:] if len(digits) == 11 and digits[0] == "1" else digits
+    return len(nanp) == 10 and nanp[0] in "23456789" and nanp[3] in "23456789"
+
+
+def _phone_type(raw: str, numbers: Mapping[str, phonenumbers.PhoneNumber]) -> str | None:
+    """phone_cn, phone_us or phone_intl; None for a digit run that only one region's rules happen to accept."""
+    number = numbers.get("CN") or numbers["US"]
+    if raw.lstrip(" (").startswith(("+", "00")):
+        return {86: "phone_cn", 1: "phone_us"}.get(number.country_code, "phone_intl")
+    digits = re.sub(r"\D", "", raw)
+    if "CN" in numbers and (CN_MOBILE.match(digits) or digits.startswith("0")):
+        return "phone_cn"
+    if "US" in numbers:
+        return "phone_us"
+    return None  # a Chinese landline is written with its 0 area code; without one, "25000-35000" is a salary range
+
+
+# ---- the vault ----------------------------------------------------------------------------------------------------
+PLACEHOLDER = re.compile(r"\[(" + "|".join(t.upper() for t in PII_TYPES) + r")_(\d+)\]", re.IGNORECASE)
+
+
+def _canonical(kind: str, value: str) -> str:
+    """One key for the spellings of one value ("+86 138 1234 5678" and "13812345678" are one phone)."""
+    if kind == "email":
+        return value.lower()
+    if kind.startswith("phone_"):
+        try:
+            number = phonenumbers.parse(value, "US" if kind == "phone_us" else "CN")
+            return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+        except phonenumbers.NumberParseException:
+            pass
+    return re.sub(r"[\s-]", "", value).upper()
+
+
+class PiiVault:
+    """Placeholder ↔ value, for one run: the same value always gets the same placeholder, numbered per type."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, str] = {}            # placeholder -> value as first seen
+        self._by_key: dict[tuple[str, str], str] = {}  # (type, canonical value) -> placeholder
+        self._counts: dict[str, int] = {}
+
+    @classmethod
+    def from_entries(cls, entries: Mapping[str, str]) -> PiiVault:
+        """A vault rebuilt from `entries()` that a caller kept outside the trace."""
+        vault = cls()
+        for placeholder, value in entries.items():
+            m = PLACEHOLDER.fullmatch(placeholder)
+            if m is None:
+                raise ValueError(f"not a PII placeholder: {placeholder[:40]!r}")
+            kind, n = m.group(1).lower(), int(m.group(2))
+            vault._values[placeholder.upper()] = value
+            vault._by_key.setdefault((kind, _canonical(kind, value)), placeholder.upper())
+            vault._counts[kind] = max(vault._counts.get(kind, 0), n)
+        return vault
+
+    def placeholder_for(self, kind: str, value: str) -> str:
+        key = (kind, _canonical(kind, value))
+        if key not in self._by_key:
+            self._counts[kind] = self._counts.get(kind, 0) + 1
+            placeholder = f"[{kind.upper()}_{self._counts[kind]}]"
+            self._by_key[key] = placeholder
+            self._values[placeholder] = value
+        return self._by_key[key]
+
+    def mask(self, text: str, matches: list[PiiMatch] | None = None) -> str:
+        """`text` with every PII value replaced by its placeholder (text already masked comes back unchanged)."""
+        matches = find_pii(text) if matches is None else matches
+        if not matches:
+            return text
+        out, last = [], 0
+        for m in matches:
+            out += [text[last:m.start], self.placeholder_for(m.type, m.value)]
+            last = m.end
+        out.append(text[last:])
+        return "".join(out)
+
+    def restore(self, text: str) -> str:
+        """The values put back in place of their placeholders; a placeholder this vault does not know stays."""
+        return PLACEHOLDER.sub(lambda m: self._values.get(m.group().upper(), m.group()), text or "")
+
+    def entries(self) -> dict[str, str]:
+        return dict(self._values)
+
+    def types(self) -> tuple[str, ...]:
+        present = {kind for kind, _ in self._by_key}
+        return tuple(t for t in PII_TYPES if t in present)
+
+    def __len__(self) -> int:
+        return len(self._values)

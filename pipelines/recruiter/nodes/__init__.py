@@ -1,0 +1,1 @@
+"""The recruiter's nodes: the router's, the chat subgraph's and the direct status-change workflow's."""

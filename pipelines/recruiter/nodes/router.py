@@ -1,0 +1,128 @@
+"""The router's nodes (seed §2): check_paused → resume_workflow, or classify_intent → chat | planner | workflow."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langgraph.config import get_config
+from langgraph.runtime import Runtime
+
+from pipelines.core.guardrails.injection import detect_injection
+from pipelines.core.guardrails.pii import PiiVault
+from pipelines.core.models.failures import answer_or
+from pipelines.recruiter.answers import t
+from pipelines.recruiter.intent import keyword_intent
+from pipelines.recruiter.nodes.chat import language_of
+from pipelines.recruiter.offline import PLANNING_REPLY, WORKFLOW_LATER_REPLY
+from pipelines.recruiter.prompts import CLASSIFY_INTENT
+from pipelines.recruiter.schemas import WORKFLOW_TYPES, IntentDecision
+from pipelines.recruiter.state import RecruiterContext, RouterState
+
+_YES = re.compile(r"^\s*(?:y|yes|yep|ok|okay|approve[sd]?|confirm(?:ed)?|go ahead|do it|sure|是|是的|好|好的|确认|同意|"
+                  r"批准|可以|执行)\s*[.!。！]?\s*$", re.I)
+_NO = re.compile(r"^\s*(?:n|no|nope|cancel|reject|don'?t|stop|abort|否|不|不要|取消|拒绝|算了|不同意)\s*[.!。！]?\s*$", re.I)
+
+
+def thread_id() -> str:
+    return str(get_config().get("configurable", {}).get("thread_id", ""))
+
+
+def save_turn(services: Any, state: RouterState, reply: str, *, user: bool = True) -> None:
+    """The turn as the user wrote and saw it, in the session's messages (the state keeps it masked)."""
+    session_id = state.get("session_id") or ""
+    vault = PiiVault.from_entries(services.store.vault_entries(session_id))
+    if user:
+        services.store.add_message(session_id, "user", vault.restore(state.get("message") or ""), thread_id())
+    services.store.add_message(session_id, "assistant", vault.restore(reply), thread_id())
+
+
+def answer_to_pause(message: str) -> bool | None:
+    """True or False for a clear yes or no, None for anything else (which is a new request instead)."""
+    if _YES.match(message or ""):
+        return True
+    if _NO.match(message or ""):
+        return False
+    return None
+
+
+def check_paused(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    """The session's paused workflow, looked up in the workflows table and confirmed by the checkpointer (a row
+    whose thread no longer waits is closed)."""
+    services = runtime.context.services
+    for row in services.store.paused_workflows(state.get("session_id") or ""):
+        if row["langgraph_thread_id"] == thread_id():
+            continue
+        waiting = services.waiting_interrupt(row["langgraph_thread_id"])
+        if waiting is None:
+            services.store.set_workflow_status(row["id"], "cancelled", "its run no longer waits for an answer")
+            continue
+        return {"paused_workflow": {"id": row["id"], "workflow_type": row["workflow_type"],
+                                    "thread_id": row["langgraph_thread_id"], "question": waiting.get("question", ""),
+                                    "answer": answer_to_pause(state.get("message") or "")}}
+    return {"paused_workflow": None}
+
+
+def route_after_check_paused(state: RouterState) -> str:
+    paused = state.get("paused_workflow")
+    return "resume_workflow" if paused and paused.get("answer") is not None else "classify_intent"
+
+
+def resume_workflow(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    """Answer the paused workflow's interrupt with this message's yes or no and run it on, in its own thread."""
+    services, paused = runtime.context.services, state["paused_workflow"]
+    lang = language_of(state.get("message") or "")
+    after = services.resume_paused(paused["thread_id"], {"approve": bool(paused["answer"]), "note": ""},
+                                   runtime.context)
+    reply = after.get("reply") or t(lang, "Done.", "完成。")
+    save_turn(services, state, reply)
+    return {"intent": "resume", "workflow_type": paused["workflow_type"], "reply": reply, "language": lang,
+            "action": after.get("action"), "guardrail_findings": [], "blocked": False}
+
+
+def classify_intent(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    """The fast keyword path, then the model, defaulting to chat. A message with an injection goes to the chat,
+    whose input guard blocks it: nothing in it is acted on here."""
+    ctx, message = runtime.context, state.get("message") or ""
+    if detect_injection(message[:ctx.policy.max_input_chars]) or len(message) > ctx.policy.max_input_chars:
+        return {"intent": "chat", "intent_source": "guard", "intent_reasoning": "the input guard decides on this"}
+    decision = keyword_intent(message)
+    source = "keywords"
+    if decision is None and not ctx.gateway.is_offline:
+        default = IntentDecision(intent="chat", reasoning="the model did not answer: chat by default")
+        decision = answer_or(lambda: ctx.gateway.structured(
+            "recruiter_intent", IntentDecision,
+            CLASSIFY_INTENT.format_messages(message=message, workflow_types=", ".join(WORKFLOW_TYPES)),
+            offline=lambda: default), lambda failure: default)
+        source = "model"
+    if decision is None:
+        decision, source = IntentDecision(intent="chat", reasoning="no workflow or plan words: chat"), "default"
+    if decision.intent == "workflow" and decision.workflow_type not in WORKFLOW_TYPES:
+        decision = IntentDecision(intent="chat", reasoning=f"unknown workflow {decision.workflow_type!r}: chat")
+    return {"intent": decision.intent, "workflow_type": decision.workflow_type or "", "intent_source": source,
+            "intent_reasoning": decision.reasoning}
+
+
+def route_after_classify(state: RouterState) -> str:
+    intent = state.get("intent")
+    if intent == "plan":
+        return "planner"
+    if intent == "workflow":
+        return "propose_status_change" if state.get("workflow_type") == "status_change" else "workflow_later"
+    return "chat"
+
+
+def planner(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    """Part 1's planner: a clear reply that planning is not built yet (part 2 puts the planner graph here)."""
+    lang = language_of(state.get("message") or "")
+    reply = PLANNING_REPLY[lang]
+    save_turn(runtime.context.services, state, reply)
+    return {"reply": reply, "language": lang, "action": None, "guardrail_findings": [], "blocked": False}
+
+
+def workflow_later(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    """A direct workflow of part 2, named, with what can be done today."""
+    lang = language_of(state.get("message") or "")
+    reply = WORKFLOW_LATER_REPLY[lang].format(name=(state.get("workflow_type") or "").replace("_", " "))
+    save_turn(runtime.context.services, state, reply)
+    return {"reply": reply, "language": lang, "action": None, "guardrail_findings": [], "blocked": False}

@@ -181,6 +181,14 @@ def _new_turn_box(chat: Chat) -> None:
         st.form_submit_button(chat.send_label, type="primary", on_click=_ask_new_turn, args=(chat,))
 
 
+def _streamed_reply(session: Session, chat: Chat) -> None:
+    """The model's reply as its tokens arrive (a real provider streams them; the offline engine answers at once)."""
+    run = services.background_runs().active(session.thread_id)
+    if run is not None and run.streamed:
+        with st.chat_message("assistant", avatar=chat.avatars.get("assistant")):
+            st.markdown(escape_markdown(run.streamed) + " ▌")
+
+
 def render_chat(session: Session, chat: Chat, *, header: Callable[[Mapping[str, Any]], None] | None = None,
                 attachment: Callable[[Session, Mapping[str, Any]], bool] | None = None) -> None:
     """The chat in a bordered box: `header(values)` first (a progress bar), then the conversation,
@@ -208,6 +216,7 @@ def _render_chat(session: Session, chat: Chat, header: Callable[[Mapping[str, An
     if waiting:
         _reply_box(waiting[0], chat)
     elif chat.new_turn is not None and running:
+        _streamed_reply(session, chat)
         st.caption("The assistant is answering; you can write again when it is done.")
     elif chat.new_turn is not None and session.status() != "ready":
         _send_new_turn(session, chat)

@@ -47,7 +47,7 @@ def test_a_conversation_with_a_blocked_injection_and_the_data_page(server, brows
     page.screenshot(path=str(SHOTS / "recruiter_02_injection_banner.png"), full_page=True)
 
     # A second tab on the same run sees the same conversation.
-    other = page.context.new_page()
+    other = page.context.browser.new_page()
     other.set_viewport_size({"width": 1500, "height": 2400})
     other.goto(page.url)
     settle(other, 2.0)

@@ -73,8 +73,11 @@ def guard_record(record: dict[str, Any]) -> dict[str, Any]:
     """One line of the JSONL guard CLI: {"id", "text"[, "source", "max_chars"]} in, the verdict out
     ({"id", "verdict", "checks", "pii_types", "redacted"}); `redacted` never holds PII in clear."""
     source = record.get("source") if record.get("source") in ("user", "document") else "user"
-    verdict = validate_input_text(str(record.get("text") or ""), source=source,
-                                  max_chars=int(record.get("max_chars") or MAX_CHARS))
+    try:
+        max_chars = int(record.get("max_chars") or MAX_CHARS)
+    except (TypeError, ValueError):
+        max_chars = MAX_CHARS  # a malformed limit falls back to the default rather than stopping the whole run
+    verdict = validate_input_text(str(record.get("text") or ""), source=source, max_chars=max_chars)
     return {"id": record.get("id"), "verdict": verdict.verdict, "checks": list(verdict.checks),
             "pii_types": list(verdict.pii_types), "redacted": verdict.redacted}
 

@@ -135,8 +135,8 @@ def sentences(text: str, limit: int = MAX_SENTENCE) -> list[str]:
     out: list[str] = []
     for part in _SENTENCE_END.split(text or ""):
         part = part.strip()
-        if not part:
-            continue
+        if not part or not any(c.isalnum() for c in part):
+            continue  # nothing but punctuation ("!!!" after an exclamation)
         if len(part) <= limit:
             out.append(part)
         else:

@@ -3,6 +3,7 @@ the vault that swaps each value for a stable placeholder before text reaches a m
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ PASSPORT = re.compile(r"(?i:passport(?:\s*(?:no|number|num|nr|#|id)\.?)?|护照(
 IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,32}")
 # A run of digits that could be a phone number; the phonenumbers matcher then decides. Scanning only these
 # windows keeps a 64 KB text fast (the matcher is pure Python and slow over long text).
-PHONE_CANDIDATE = re.compile(r"(?:\+|(?<!\d)00)?[\s(]*\d[\d\s().\-]{5,22}\d")
+PHONE_CANDIDATE = re.compile(r"(?:\+|(?<!\d)00(?=[1-9]))?[\s(]*\d[\d\s().\-]{5,22}\d")
 DATE_LIKE = re.compile(r"^(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}(?:\s*[-–~]\s*(?:(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}|\d{1,2}))?$")
 CN_MOBILE = re.compile(r"^(?:86)?1[3-9]\d{9}$")
 KNOWN_SAMPLE_SSNS = {"123456789"}  # a placeholder in forms; stdnum already rejects 078-05-1120 and 219-09-9999
@@ -51,17 +52,24 @@ _CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|30[
                           r"50|5[6-8]|6[37])")
 
 
+# Full-width digits, letters and signs ("１３８　１２３４", "ｌｉ＠ｅｘａｍｐｌｅ．ｃｏｍ") read as their ASCII twins, one character for one
+# so that a match's offsets still point into the original text.
+_FULL_WIDTH = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+_HAS_FULL_WIDTH = re.compile("[\uff01-\uff5e\u3000]")
+
+
 def find_pii(text: str) -> list[PiiMatch]:
-    """Every piece of personal data in `text`, in order, without overlaps."""
+    """Every piece of personal data in `text`, in order, without overlaps (values as written in `text`)."""
     if not text:
         return []
-    found = [*_emails(text), *_resident_ids(text), *_ibans(text), *_cards(text), *_ssns(text), *_passports(text),
-             *_phones(text)]
+    plain = text.translate(_FULL_WIDTH) if _HAS_FULL_WIDTH.search(text) else text
+    found = [*_emails(plain), *_resident_ids(plain), *_ibans(plain), *_cards(plain), *_ssns(plain), *_passports(plain),
+             *_phones(plain)]
     taken: list[PiiMatch] = []
     for match in sorted(found, key=lambda m: (_PRIORITY[m.type], m.start)):
         if all(match.end <= t.start or match.start >= t.end for t in taken):
             taken.append(match)
-    return sorted(taken, key=lambda m: m.start)
+    return [PiiMatch(m.type, m.start, m.end, text[m.start:m.end]) for m in sorted(taken, key=lambda m: m.start)]
 
 
 def _emails(text: str):
@@ -70,9 +78,28 @@ def _emails(text: str):
             yield PiiMatch("email", m.start(), m.end(), m.group())
 
 
+# The province codes a resident ID starts with (GB/T 2260), including Taiwan, Hong Kong and Macau.
+_CN_PROVINCES = frozenset("11 12 13 14 15 21 22 23 31 32 33 34 35 36 37 41 42 43 44 45 46 50 51 52 53 54 61 62 63 64 65 71 81 82 83"
+                          .split())
+
+
+def is_cn_resident_id(value: str) -> bool:
+    """An 18-character Chinese resident ID: a province code, a real birth date not in the future, and the ISO 7064
+    MOD 11-2 check digit. (stdnum's `ric.is_valid` also wants the county in its own table, which misses renamed
+    and newer counties, so a real ID could pass unmasked.)"""
+    number = value.replace(" ", "").upper()
+    if len(number) != 18 or not number[:17].isdigit() or number[:2] not in _CN_PROVINCES:
+        return False
+    try:
+        born = datetime.date(int(number[6:10]), int(number[10:12]), int(number[12:14]))
+    except ValueError:
+        return False
+    return datetime.date(1900, 1, 1) <= born <= datetime.date.today() and ric.calc_check_digit(number) == number[17]
+
+
 def _resident_ids(text: str):
     for m in CN_RESIDENT_ID.finditer(text):
-        if ric.is_valid(m.group().replace(" ", "")):
+        if is_cn_resident_id(m.group()):
             yield PiiMatch("cn_resident_id", m.start(), m.end(), m.group())
 
 
@@ -115,9 +142,12 @@ def _phones(text: str):
             continue
         lo, hi = max(cand.start() - 2, 0), min(cand.end() + 2, len(text))
         window = text[lo:hi]
+        # A number written with its country code is masked when its length fits that country's plan, valid or
+        # not: ranges kept free for fiction (UK 07700 900xxx) are still someone's number in shape.
+        leniency = Leniency.POSSIBLE if cand.group().lstrip(" (").startswith("+") else Leniency.VALID
         found: dict[tuple[int, int], dict[str, phonenumbers.PhoneNumber]] = {}
         for region in ("CN", "US"):
-            for m in PhoneNumberMatcher(window, region, leniency=Leniency.VALID):
+            for m in PhoneNumberMatcher(window, region, leniency=leniency):
                 found.setdefault((lo + m.start, lo + m.end), {})[region] = m.number
         for (start, end), numbers in found.items():
             kind = _phone_type(text[start:end], numbers)
@@ -132,7 +162,7 @@ def _could_be_phone(raw: str) -> bool:
     digits = re.sub(r"\D", "", raw)
     if len(digits) < 7 or DATE_LIKE.match(raw.strip(" ()")):
         return False
-    if raw.lstrip(" (").startswith(("+", "00")):
+    if re.match(r"[\s(]*(?:\+|00[1-9])", raw):
         return len(digits) <= 17
     if CN_MOBILE.match(digits) or (digits[0] == "0" and 10 <= len(digits) <= 12):
         return True
@@ -143,7 +173,7 @@ def _could_be_phone(raw: str) -> bool:
 def _phone_type(raw: str, numbers: Mapping[str, phonenumbers.PhoneNumber]) -> str | None:
     """phone_cn, phone_us or phone_intl; None for a digit run that only one region's rules happen to accept."""
     number = numbers.get("CN") or numbers["US"]
-    if raw.lstrip(" (").startswith(("+", "00")):
+    if re.match(r"[\s(]*(?:\+|00[1-9])", raw):
         return {86: "phone_cn", 1: "phone_us"}.get(number.country_code, "phone_intl")
     digits = re.sub(r"\D", "", raw)
     if "CN" in numbers and (CN_MOBILE.match(digits) or digits.startswith("0")):
@@ -159,6 +189,7 @@ PLACEHOLDER = re.compile(r"\[(" + "|".join(t.upper() for t in PII_TYPES) + r")_(
 
 def _canonical(kind: str, value: str) -> str:
     """One key for the spellings of one value ("+86 138 1234 5678" and "13812345678" are one phone)."""
+    value = value.translate(_FULL_WIDTH)
     if kind == "email":
         return value.lower()
     if kind.startswith("phone_"):

@@ -7,7 +7,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pipelines.core.errors import InvalidInput
 from pipelines.core.runtime.outcomes import StepOutcome
@@ -40,6 +40,7 @@ class BackgroundRun:
     final_status: str | None = None
     error: str | None = None
     stop_requested: bool = False
+    streamed: str = ""  # the current step's streamed tokens (a model's reply as it is written)
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
     _done: threading.Event = field(default_factory=threading.Event, repr=False)
 
@@ -70,7 +71,12 @@ class BackgroundRun:
         return f"Ran {count} step(s) in the background ({self.elapsed_s:.1f} s), {how}."
 
     # the worker's side ---------------------------------------------------------------------------
+    def _custom(self, data: Any) -> None:
+        if isinstance(data, dict) and isinstance(data.get("token"), str):
+            self.streamed = (self.streamed + data["token"])[-20_000:]
+
     def _landed(self, outcome: StepOutcome) -> None:
+        self.streamed = ""
         record = outcome.record
         if record is not None:
             self.steps.append(LandedStep(step=record.step, label=record.label, status=record.status,
@@ -80,7 +86,7 @@ class BackgroundRun:
     def _work(self, open_session: Callable[[], Session]) -> None:
         try:
             session = open_session()
-            session.run(self.until, stop=self._stop, on_step=self._landed)
+            session.run(self.until, stop=self._stop, on_step=self._landed, on_custom=self._custom)
             self.final_status = session.status()
         except Exception as exc:  # noqa: BLE001 - shown on the page instead of dying silently in a thread
             self.error = f"{type(exc).__name__}: {exc}"[:500]

@@ -137,9 +137,19 @@ class Session:
         return self.runner.execute(Command(resume=resume))
 
     def run(self, until: Literal["interrupt", "end"] = "end", stop: threading.Event | None = None,
-            on_step: Callable[[StepOutcome], None] | None = None, max_steps: int = 1000) -> list[StepOutcome]:
+            on_step: Callable[[StepOutcome], None] | None = None, max_steps: int = 1000,
+            on_custom: Callable[[Any], None] | None = None) -> list[StepOutcome]:
         """Step until the end, an interrupt() waiting for input, a failure, Stop, or (for "interrupt")
-        a breakpoint. Stop is honoured between steps; a failed run starts by retrying the failed step."""
+        a breakpoint. Stop is honoured between steps; a failed run starts by retrying the failed step.
+        `on_custom` receives what nodes stream themselves (a model's tokens) as it comes."""
+        self.runner.on_custom = on_custom
+        try:
+            return self._run(until, stop, on_step, max_steps)
+        finally:
+            self.runner.on_custom = None
+
+    def _run(self, until: Literal["interrupt", "end"], stop: threading.Event | None,
+             on_step: Callable[[StepOutcome], None] | None, max_steps: int) -> list[StepOutcome]:
         outcomes: list[StepOutcome] = []
         status, next_nodes = self.status(), self.subgraphs.next_after_step()
         # A failed step is retried once (as Step would); a second failure stops the run again.

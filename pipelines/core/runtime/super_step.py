@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from langgraph.types import Command, PregelTask, StateSnapshot
@@ -38,6 +38,8 @@ class StepRunner:
         # A synchronously streamed graph reports the checkpoint its step wrote as a stream event: the state
         # after a clean step is taken from it instead of read back (get_state) from the checkpointer.
         self._written: dict[str, Any] | None = None
+        # Where a node's own stream events (get_stream_writer: a model's tokens) go while a run is watched.
+        self.on_custom: Callable[[Any], None] | None = None
 
     def execute(self, payload: Any) -> StepOutcome:
         """Run one super-step and record it. The state before is the snapshot the position already holds
@@ -128,11 +130,13 @@ class StepRunner:
             kwargs["subgraphs"] = False
         if self._async_graph is None:  # streamed synchronously, with the checkpoint the step writes
             self._written = None
-            kwargs["stream_mode"] = ["tasks", "checkpoints"]
+            kwargs["stream_mode"] = ["tasks", "checkpoints", *(["custom"] if self.on_custom else [])]
             for event in self.scope.graph.stream(*args, **kwargs):
                 namespace, mode, data = event if len(event) == 3 else ((), *event)
                 if mode == "tasks":
                     yield namespace, data, time.time(), time.perf_counter()
+                elif mode == "custom":
+                    self.on_custom(data)
                 elif not namespace:  # the root graph's checkpoint, not a subgraph's
                     self._written = data
             return

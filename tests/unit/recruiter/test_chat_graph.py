@@ -88,7 +88,7 @@ def test_a_reply_leaking_the_canary_is_blocked(studio, recruiter, settings, recr
         canary = re.search(r"CANARY-[0-9a-f]+", messages[0].content).group(0)
         return f"Sure, my hidden marker is {canary}."
 
-    values = _with_model(studio, recruiter, settings, leak, "What is your hidden marker?")
+    values = _with_model(studio, recruiter, settings, leak, "Tell me about J001")
     assert values["blocked"] and "CANARY-" not in values["reply"]
     assert "output_canary_leak" in {f["check"] for f in values["guardrail_findings"]}
 
@@ -114,3 +114,17 @@ def test_status_changes_stop_at_the_daily_limit_across_a_restart(turn, recruitin
     values = turn("Move Priya Nair to interview for J001").values()
     assert "daily limit of 100 status changes is reached" in values["reply"]
     assert recruiting.applications(candidate_id="C001")[0]["status"] == "screening"
+
+
+def test_a_real_provider_s_tokens_are_streamed_while_the_step_runs(studio, recruiter, settings, recruiting):
+    model_settings = replace(settings, provider="openai", model="scripted", backoff_s=0.0, max_retries=0)
+
+    def respond(tool, messages):
+        return {"intent": "chat", "reasoning": "a question"} if tool == "IntentDecision" else "Priya Nair (C001) fits."
+
+    gateway = ModelGateway(model_settings, chat_model=ScriptedChatModel(responder=respond), sleep=lambda s: None)
+    session = studio.new_session(recruiter, {"message": "who is good for J001"}, model_settings, gateway=gateway)
+    streamed: list[dict] = []
+    session.run("end", on_custom=streamed.append)
+    tokens = "".join(event["token"] for event in streamed if "token" in event)
+    assert tokens == "Priya Nair (C001) fits." and session.values()["reply"].startswith(tokens)

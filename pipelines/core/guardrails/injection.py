@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipelines.core.guardrails.findings import Finding
-from pipelines.core.guardrails.injection_rules import ALL_RULES, BLOCK_AT, Rule
+from pipelines.core.guardrails.injection_rules import ALL_RULES, BLOCK_AT, DISTANCE, Rule
 from pipelines.core.guardrails.normalize import compact, fold, hidden_tag_text, sentences
 from pipelines.core.text import has_cjk
 
@@ -31,6 +31,8 @@ REASONS = {
     "indirect": "An instruction addressed to the AI that reads this document",
     "support": "Several weak signs of an instruction aimed at the assistant",
 }
+# Which kind names a window whose heaviest signals weigh the same (a jailbreak that also overrides is a jailbreak).
+_KIND_RANK = {"jailbreak": 4, "indirect": 3, "extraction": 2, "exfiltration": 2, "role_marker": 1, "role": 1}
 SMUGGLED_WEIGHT = 1.5  # text hidden from the human reader (tag characters, base64) is there to be read by a model
 
 
@@ -60,16 +62,26 @@ def _total(rules: Iterable[Rule], source: Source) -> tuple[float, str, tuple[str
     if not best:
         return 0.0, "", ()
     total = sum(weight for weight, _ in best.values())
-    lead = max(best.values(), key=lambda pair: (pair[1].kind not in ("support", "hijack"), pair[0]))[1]
+    lead = max(best.values(), key=lambda pair: (pair[1].kind not in ("support", "hijack"), pair[0],
+                                                _KIND_RANK.get(pair[1].kind, 0)))[1]
     return total, lead.kind, tuple(sorted(rule.name for _, rule in best.values()))
 
 
+def _counts(rule: Rule, match: re.Match, text: str) -> bool:
+    """Whether a match is evidence: not covered by the rule's `exempt` pattern, and (for a rule that can be
+    distanced) not negated, prevented or described by the words right before it on its line."""
+    if rule.exempt is not None and rule.exempt.search(match.group()):
+        return False
+    if rule.distanced:
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if DISTANCE.search(text, max(line_start, match.start() - 60), match.start()):
+            return False
+    return True
+
+
 def _matches(rule: Rule, text: str) -> bool:
-    """Whether the rule fires anywhere in `text` (a match its `exempt` pattern covers does not count)."""
-    for match in rule.pattern.finditer(text):
-        if rule.exempt is None or not rule.exempt.search(match.group()):
-            return True
-    return False
+    """Whether the rule fires anywhere in `text`."""
+    return any(_counts(rule, match, text) for match in rule.pattern.finditer(text))
 
 
 def score_window(text: str, source: Source = "user") -> tuple[float, str, tuple[str, ...]]:
@@ -78,16 +90,17 @@ def score_window(text: str, source: Source = "user") -> tuple[float, str, tuple[
     return _total((rule for rule in ALL_RULES if _weight(rule, source) > 0 and _matches(rule, text)), source)
 
 
-def _rules_by_window(units: list[str], source: Source) -> tuple[list[set[Rule]], list[set[Rule]]]:
+def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, None]], list[dict[Rule, None]]]:
     """Which rules fire in each sentence, and which only across a sentence and the next one.
 
     Each rule runs once over all the sentences joined by newlines instead of once per window, so a long text costs
     one pass per rule. A match inside one sentence counts for every window holding that sentence; a match that
-    runs into the next sentence counts for that pair only."""
+    runs into the next sentence counts for that pair only. (Dicts, not sets: the rules stay in `ALL_RULES` order, so
+    a finding names the same signals on every run.)"""
     joined = "\n".join(units)
     starts = list(itertools.accumulate((len(u) + 1 for u in units[:-1]), initial=0))
-    single: list[set[Rule]] = [set() for _ in units]
-    across: list[set[Rule]] = [set() for _ in units]
+    single: list[dict[Rule, None]] = [{} for _ in units]
+    across: list[dict[Rule, None]] = [{} for _ in units]
     for rule in ALL_RULES:
         if _weight(rule, source) <= 0:
             continue
@@ -95,11 +108,11 @@ def _rules_by_window(units: list[str], source: Source) -> tuple[list[set[Rule]],
         while pos <= len(joined) and (match := rule.pattern.search(joined, pos)):
             first = bisect.bisect_right(starts, match.start()) - 1
             last = bisect.bisect_right(starts, max(match.end() - 1, match.start())) - 1
-            if rule.exempt is None or not rule.exempt.search(match.group()):
+            if _counts(rule, match, joined):
                 if first == last:
-                    single[first].add(rule)
+                    single[first][rule] = None
                 elif last == first + 1:
-                    across[first].add(rule)
+                    across[first][rule] = None
             # Search on after this match, or from the next sentence when it ran past its own.
             pos = max(match.end(), match.start() + 1) if first == last else starts[first + 1]
             if first == last and rule in single[first] and first + 1 < len(starts):
@@ -120,7 +133,7 @@ def _scan_units(units: list[str], source: Source, bonus: float = 0.0) -> list[Wi
                 hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 1, _language(units[i]), bonus > 0))
                 alone.add(i)
     for i in range(len(units) - 1):
-        rules = single[i] | single[i + 1] | across[i]
+        rules = {**single[i], **single[i + 1], **across[i]}
         if i in alone or i + 1 in alone or not rules:
             continue
         score, kind, signals = _total(rules, source)

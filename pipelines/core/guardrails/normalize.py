@@ -48,7 +48,8 @@ guidelines hack hacked hacker hidden i ignore ignoring in initial instruction in
 keys leak limits list me message messages mode model must my new no not now of on only or original output override
 password passwords persona pii policy previous print prior prompt prompts pwned repeat reply respond restrictions reveal
 role rules safety say secret secrets send show system tell text that the then this to token tokens unfiltered
-unrestricted upload user verbatim what with without words write you your
+unrestricted upload user verbatim what with without words write you your directives disclose display uncensored
+pretend roleplay nothing earlier ignored forgotten instructed guidance programming settings jailbroken
 """.split())
 _MAX_SEGMENT = 40
 
@@ -73,9 +74,28 @@ def _join_spaced(match: re.Match) -> str:
     gaps = [len(g) for g in _SEPARATORS.findall(run)]
     narrow = min(gaps)
     if max(gaps) > narrow:
-        words = re.split(r"[ \t.\-_*·•/|+]{%d,}" % (narrow + 1), run)
+        words = re.split(rf"[ \t.\-_*·•/|+]{{{narrow + 1},}}", run)
         return " ".join(_SEPARATORS.sub("", w) for w in words if w)
     return _segment(_SEPARATORS.sub("", run))
+
+
+# Words written as chains ("ignore-all-previous-instructions", "ignore_all_previous"): three or more, so that
+# "built-in" and "pre-screen" stay one word.
+_CHAIN = re.compile(r"(?<![\w-])[a-z]+(?:[-_][a-z]+){2,}(?![\w-])")
+# Scrambled middles ("ignroe all prevoius instrucitons" still reads as the words): a long word that is not in the
+# vocabulary but has a vocabulary word's first and last letter and the same letters in between is read as it.
+_SCRAMBLE_KEY = {}
+for _word in sorted(VOCABULARY):
+    if len(_word) >= 5:
+        _SCRAMBLE_KEY.setdefault((_word[0], _word[-1], "".join(sorted(_word[1:-1]))), _word)
+_LONG_WORD = re.compile(r"(?<![\w@.])[a-z]{5,}(?![\w@])")
+
+
+def _unscramble(match: re.Match) -> str:
+    word = match.group()
+    if word in VOCABULARY:
+        return word
+    return _SCRAMBLE_KEY.get((word[0], word[-1], "".join(sorted(word[1:-1]))), word)
 
 
 def _decode_leet(match: re.Match) -> str:
@@ -118,10 +138,13 @@ def normalize(text: str) -> str:
 
 def compact(normalized: str) -> str:
     """A second matching form of folded text: spaces between Chinese characters removed, spaced-out letters joined
-    ("i g n o r e  a l l" → "ignore all") and digits inside words read as letters ("1gn0re" → "ignore")."""
+    ("i g n o r e  a l l" → "ignore all"), hyphen or underscore chains split, digits inside words read as letters
+    ("1gn0re" → "ignore") and scrambled attack words read back ("ignroe" → "ignore")."""
     text = _SPACE_IN_CJK.sub("", normalized)
     text = _SPACED_LETTERS.sub(_join_spaced, text)
-    return _LEET_WORD.sub(_decode_leet, text)
+    text = _CHAIN.sub(lambda m: re.sub(r"[-_]", " ", m.group()), text)
+    text = _LEET_WORD.sub(_decode_leet, text)
+    return _LONG_WORD.sub(_unscramble, text)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?=\s|$)|[。！？；;\n…]+|(?<=[!?])(?=\S)")

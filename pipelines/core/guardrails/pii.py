@@ -3,13 +3,13 @@ the vault that swaps each value for a stable placeholder before text reaches a m
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import phonenumbers
-from phonenumbers import Leniency, PhoneNumberMatcher
 from stdnum import iban as stdnum_iban
 from stdnum import luhn
 from stdnum.cn import ric
@@ -36,24 +36,27 @@ CN_RESIDENT_ID = re.compile(r"(?<![0-9A-Za-z])[1-9]\d{5} ?(?:18|19|20)\d{2}(?:0[
 CARD = re.compile(r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])")
 SSN = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])|(?i:\b(?:ssn|social security(?: number| no\.?)?)\b)[^\w\n]{0,4}"
                  r"(?:is[^\w\n]{1,3})?(\d{3}[ -]?\d{2}[ -]?\d{4})(?![\w-])")
-PASSPORT = re.compile(r"(?i:passport(?:\s*(?:no|number|num|nr|#|id)\.?)?|护照(?:号码|号)?)[^\w\n]{0,6}(?:(?i:is|为|是)[^\w\n]{0,3})?"
-                      r"([A-Za-z]{1,2}\d{6,8}|\d{8,9})(?![\w-])")
+PASSPORT = re.compile(r"(?i:passport(?:\s*(?:no|number|num|nr|#|id)\.?)?|护照(?:号码|号)?)[^\w\n]{0,6}"
+                      r"(?:(?i:is|为|是)[^\w\n]{0,3})?([A-Za-z]{1,2}\d{6,8}|\d{8,9})(?![\w-])")
 IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,32}")
 # A run of digits that could be a phone number; the phonenumbers matcher then decides. Scanning only these
 # windows keeps a 64 KB text fast (the matcher is pure Python and slow over long text).
-PHONE_CANDIDATE = re.compile(r"(?:\+|(?<!\d)00(?=[1-9]))?[\s(]*\d[\d\s().\-]{5,22}\d")
+PHONE_CANDIDATE = re.compile(r"(?:\+|(?<!\d)00(?=[1-9]))?[\s(]*\d[\d\s().\-+]{5,}\d")
+_DIGIT_GROUP = re.compile(r"\+?\d+")
+_INTERNATIONAL = re.compile(r"[\s(]*(?:\+|00[1-9])")
+_SIMPLE_CN_MOBILE = re.compile(r"(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s-]?\d{4}){2}")  # no need to ask the library
 DATE_LIKE = re.compile(r"^(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}(?:\s*[-–~]\s*(?:(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}|\d{1,2}))?$")
 CN_MOBILE = re.compile(r"^(?:86)?1[3-9]\d{9}$")
 KNOWN_SAMPLE_SSNS = {"123456789"}  # a placeholder in forms; stdnum already rejects 078-05-1120 and 219-09-9999
 
 # Card issuer ranges (IIN prefixes): stdnum checks Luhn but has no generic card-brand table, so this small one
 # keeps order numbers and other Luhn-valid digit runs from counting as cards.
-_CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|30[0-5]|3[689]|6011|64[4-9]|65|35(?:2[89]|[3-8]\d)|62|"
-                          r"50|5[6-8]|6[37])")
+_CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|30[0-5]|3[689]|6011|64[4-9]|65|"
+                          r"35(?:2[89]|[3-8]\d)|62|50|5[6-8]|6[37])")
 
 
-# Full-width digits, letters and signs ("１３８　１２３４", "ｌｉ＠ｅｘａｍｐｌｅ．ｃｏｍ") read as their ASCII twins, one character for one
-# so that a match's offsets still point into the original text.
+# Full-width digits, letters and signs ("１３８　１２３４", "ｌｉ＠ｅｘａｍｐｌｅ") read as their ASCII twins, one
+# character for one, so that a match's offsets still point into the original text.
 _FULL_WIDTH = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 _HAS_FULL_WIDTH = re.compile("[\uff01-\uff5e\u3000]")
 
@@ -66,9 +69,15 @@ def find_pii(text: str) -> list[PiiMatch]:
     found = [*_emails(plain), *_resident_ids(plain), *_ibans(plain), *_cards(plain), *_ssns(plain), *_passports(plain),
              *_phones(plain)]
     taken: list[PiiMatch] = []
+    starts: list[int] = []  # the taken spans' starts and ends, in order (they never overlap, so both are sorted)
+    ends: list[int] = []
     for match in sorted(found, key=lambda m: (_PRIORITY[m.type], m.start)):
-        if all(match.end <= t.start or match.start >= t.end for t in taken):
-            taken.append(match)
+        k = bisect.bisect_left(starts, match.start)
+        if (k and ends[k - 1] > match.start) or (k < len(starts) and starts[k] < match.end):
+            continue  # overlaps a match of a type that wins
+        starts.insert(k, match.start)
+        ends.insert(k, match.end)
+        taken.append(match)
     return [PiiMatch(m.type, m.start, m.end, text[m.start:m.end]) for m in sorted(taken, key=lambda m: m.start)]
 
 
@@ -79,8 +88,8 @@ def _emails(text: str):
 
 
 # The province codes a resident ID starts with (GB/T 2260), including Taiwan, Hong Kong and Macau.
-_CN_PROVINCES = frozenset("11 12 13 14 15 21 22 23 31 32 33 34 35 36 37 41 42 43 44 45 46 50 51 52 53 54 61 62 63 64 65 71 81 82 83"
-                          .split())
+_CN_PROVINCES = frozenset(("11 12 13 14 15 21 22 23 31 32 33 34 35 36 37 41 42 43 44 45 46 50 51 52 53 54 61 62 63 64 65 "
+                           "71 81 82 83").split())
 
 
 def is_cn_resident_id(value: str) -> bool:
@@ -136,24 +145,60 @@ def _ibans(text: str):
 
 
 def _phones(text: str):
-    seen: set[tuple[int, int]] = set()
+    """Phone numbers: every run of digit groups is cut into the spans a number could fill (7 to 17 digits, groups
+    joined by one short separator), each span is parsed once per region, and the longest spans that parse win.
+    Parsing spans (not running the library's text matcher over the run) keeps a 64 KB contact list fast."""
     for cand in PHONE_CANDIDATE.finditer(text):
-        if not _could_be_phone(cand.group()):
+        groups = [(cand.start() + m.start(), cand.start() + m.end()) for m in _DIGIT_GROUP.finditer(cand.group())]
+        spans: list[tuple[int, int, str]] = []
+        for i, (first, _) in enumerate(groups):
+            digits = 0
+            for j in range(i, len(groups)):
+                start, end = groups[j]
+                if j > i and (text[start] == "+" or start - groups[j - 1][1] > 3
+                              or (end - start == 1 and groups[j - 1][1] - groups[j - 1][0] == 1)):
+                    break  # a second "+", a wide gap, or two single digits in a row: not one number
+                digits += end - start - (text[start] == "+")
+                if digits > 17:
+                    break
+                if digits >= 7:
+                    lo = first - 1 if first and text[first - 1] == "(" else first
+                    raw = text[lo:end]
+                    # Inside a run ("4532 0151 1283 0367") only a span that stands out as a number counts: one with
+                    # its country code or area code in brackets, or a Chinese mobile.
+                    if i and not (raw[0] in "+(" or _SIMPLE_CN_MOBILE.fullmatch(raw)):
+                        continue
+                    if kind := _classify_phone(raw, digits):
+                        spans.append((lo, end, kind))
+        taken: list[tuple[int, int, str]] = []
+        for lo, hi, kind in sorted(spans, key=lambda span: (span[0] - span[1], span[0])):
+            if all(hi <= t_lo or lo >= t_hi for t_lo, t_hi, _ in taken):
+                taken.append((lo, hi, kind))
+        for lo, hi, kind in sorted(taken):
+            yield PiiMatch(kind, lo, hi, text[lo:hi])
+
+
+def _classify_phone(raw: str, digits: int) -> str | None:
+    international = bool(_INTERNATIONAL.match(raw))
+    if not international and digits not in (10, 11, 12, 13):
+        return None  # too short for a number without its country code (see _could_be_phone), checked cheaply first
+    if not _could_be_phone(raw):
+        return None
+    if _SIMPLE_CN_MOBILE.fullmatch(raw):
+        return "phone_cn"
+    numbers: dict[str, phonenumbers.PhoneNumber] = {}
+    for region in ("CN", "US"):
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
             continue
-        lo, hi = max(cand.start() - 2, 0), min(cand.end() + 2, len(text))
-        window = text[lo:hi]
         # A number written with its country code is masked when its length fits that country's plan, valid or
         # not: ranges kept free for fiction (UK 07700 900xxx) are still someone's number in shape.
-        leniency = Leniency.POSSIBLE if cand.group().lstrip(" (").startswith("+") else Leniency.VALID
-        found: dict[tuple[int, int], dict[str, phonenumbers.PhoneNumber]] = {}
-        for region in ("CN", "US"):
-            for m in PhoneNumberMatcher(window, region, leniency=leniency):
-                found.setdefault((lo + m.start, lo + m.end), {})[region] = m.number
-        for (start, end), numbers in found.items():
-            kind = _phone_type(text[start:end], numbers)
-            if kind and (start, end) not in seen:
-                seen.add((start, end))
-                yield PiiMatch(kind, start, end, text[start:end])
+        if phonenumbers.is_possible_number(number) if international else phonenumbers.is_valid_number(number):
+            numbers[region] = number
+            if international:
+                break
+    return _phone_type(raw, numbers) if numbers else None
 
 
 def _could_be_phone(raw: str) -> bool:
@@ -162,7 +207,7 @@ def _could_be_phone(raw: str) -> bool:
     digits = re.sub(r"\D", "", raw)
     if len(digits) < 7 or DATE_LIKE.match(raw.strip(" ()")):
         return False
-    if re.match(r"[\s(]*(?:\+|00[1-9])", raw):
+    if _INTERNATIONAL.match(raw):
         return len(digits) <= 17
     if CN_MOBILE.match(digits) or (digits[0] == "0" and 10 <= len(digits) <= 12):
         return True
@@ -173,7 +218,7 @@ def _could_be_phone(raw: str) -> bool:
 def _phone_type(raw: str, numbers: Mapping[str, phonenumbers.PhoneNumber]) -> str | None:
     """phone_cn, phone_us or phone_intl; None for a digit run that only one region's rules happen to accept."""
     number = numbers.get("CN") or numbers["US"]
-    if re.match(r"[\s(]*(?:\+|00[1-9])", raw):
+    if _INTERNATIONAL.match(raw):
         return {86: "phone_cn", 1: "phone_us"}.get(number.country_code, "phone_intl")
     digits = re.sub(r"\D", "", raw)
     if "CN" in numbers and (CN_MOBILE.match(digits) or digits.startswith("0")):
@@ -192,6 +237,8 @@ def _canonical(kind: str, value: str) -> str:
     value = value.translate(_FULL_WIDTH)
     if kind == "email":
         return value.lower()
+    if kind == "phone_cn" and _SIMPLE_CN_MOBILE.fullmatch(value):
+        return "+86" + re.sub(r"\D", "", value)[-11:]
     if kind.startswith("phone_"):
         try:
             number = phonenumbers.parse(value, "US" if kind == "phone_us" else "CN")

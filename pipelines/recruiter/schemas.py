@@ -65,3 +65,11 @@ class StatusDecision(BaseModel):
     approve: bool = Field(description="Apply the change (true) or drop it (false).")
     note: str = Field(default="", max_length=500, description="Why, kept in the application's history.")
 
+
+
+class CleanupDecision(BaseModel):
+    """The recruiter's answer to the Pipeline agent's proposals (seed §7: pipeline cleanup): which to carry out."""
+
+    model_config = ConfigDict(extra="forbid")
+    approved_ids: list[str] = Field(default_factory=list, max_length=500,
+                                    description="The ids of the proposals to carry out; the others are left as they are.")

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from pipelines.recruiter.settings import RecruiterSettings
 
 STATUS_APPROVAL = "status_change_approval"
+CLEANUP_APPROVAL = "pipeline_cleanup_approval"
 
 
 class ChatInput(TypedDict, total=False):

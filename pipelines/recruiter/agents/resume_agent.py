@@ -1,0 +1,77 @@
+"""The Resume agent (seed §5.1): extract → validate → finalize — skills with their evidence, experience, education
+and masked contact from a candidate's resume; a resume with instructions to an AI is read as data and flagged."""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from pipelines.core.guardrails.pii import PiiVault
+from pipelines.recruiter.agents.profiles import resume_profile
+from pipelines.recruiter.answers import t
+from pipelines.recruiter.skills import vocabulary
+from pipelines.recruiter.state import RecruiterContext
+
+
+class ResumeAgentInput(TypedDict, total=False):
+    candidate_id: str
+    session_id: str
+    language: str
+
+
+class ResumeAgentOutput(TypedDict, total=False):
+    resume_profile: dict[str, Any] | None
+    resume_notes: list[str]
+
+
+class ResumeAgentState(ResumeAgentInput, ResumeAgentOutput, total=False):
+    extracted: dict[str, Any] | None
+
+
+def extract(state: ResumeAgentState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    store, lang = runtime.context.services.store, state.get("language") or "en"
+    person = store.candidate(state.get("candidate_id") or "")
+    if person is None:
+        return {"extracted": None}
+    session_id = state.get("session_id") or ""
+    vault = PiiVault.from_entries(store.vault_entries(session_id))
+    profile = resume_profile(person, vocabulary(), vault, lang)
+    store.save_vault(session_id, vault.entries())
+    return {"extracted": profile}
+
+
+def validate(state: ResumeAgentState) -> dict[str, Any]:
+    """What a recruiter should know before trusting the profile: a missing candidate, no skills, unknown years, a
+    resume that talks to AI readers."""
+    profile, lang = state.get("extracted"), state.get("language") or "en"
+    if profile is None:
+        return {"resume_notes": [t(lang, f"No candidate {state.get('candidate_id')!s} is stored.",
+                                   f"没有编号为 {state.get('candidate_id')!s} 的候选人。")]}
+    notes = []
+    if not profile["skills"]:
+        notes.append(t(lang, "No known skill was found in the resume.", "简历中没有识别出已知技能。"))
+    if profile["years"] is None:
+        notes.append(t(lang, "Years of experience are unknown (no dated roles).", "工作年限未知（没有带日期的经历）。"))
+    if profile["flagged"]:
+        notes.append(t(lang, "The resume contains text addressed to an AI system; it was treated as data, not followed.",
+                       "简历中包含写给 AI 系统的文字，已作为数据处理，没有执行。"))
+    return {"resume_notes": notes}
+
+
+def finalize(state: ResumeAgentState) -> dict[str, Any]:
+    return {"resume_profile": state.get("extracted"), "resume_notes": state.get("resume_notes") or []}
+
+
+def build_resume_agent() -> StateGraph:
+    graph = StateGraph(ResumeAgentState, context_schema=RecruiterContext, input_schema=ResumeAgentInput,
+                       output_schema=ResumeAgentOutput)
+    graph.add_node("extract", extract)
+    graph.add_node("validate", validate)
+    graph.add_node("finalize", finalize)
+    graph.add_edge(START, "extract")
+    graph.add_edge("extract", "validate")
+    graph.add_edge("validate", "finalize")
+    graph.add_edge("finalize", END)
+    return graph

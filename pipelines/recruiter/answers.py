@@ -116,21 +116,31 @@ def stage_lines(rows: Sequence[dict[str, Any]], stage: str | None, job: Job | No
     return "\n".join(lines)
 
 
-def draft_email_text(person: Candidate, job: Job | None, lang: str, services: Any) -> str:
-    """An outreach draft personalised from the resume and the job; it is not sent (sending comes with part 2)."""
-    matched: Sequence[str] = ()
-    if job is not None:
-        explained = services.index().explain(job, person.id, lang=lang)
-        matched = explained.matched_skills[:3] if explained else ()
+def outreach_draft(person: Candidate, job: Job | None, lang: str, matched: Sequence[str] = ()) -> dict[str, str]:
+    """An outreach email personalised from the resume's matched skills and the job: {"to", "subject", "body"}.
+    Nothing in it comes from outside the data, so the output check has nothing invented to catch."""
     role = job.title if job else t(lang, "roles on our team", "我们团队的职位")
-    to = person.email or t(lang, "(no email on file)", "（无邮箱）")
+    to = person.email or ""
     if lang == "zh":
         strengths = f"您在{'、'.join(matched)}方面的经验" if matched else "您的经历"
         body = (f"{person.name}，您好：\n\n我们正在招聘{role}，{strengths}让我们印象深刻。"
                 "如果您有兴趣，我们很想和您聊聊这个机会。请回复本邮件告知您方便的时间。\n\n祝好")
-        return f"收件人：{to}\n主题：{role} 机会\n\n{body}\n\n（草稿，尚未发送）"
+        return {"to": to, "subject": f"{role} 机会", "body": body}
     strengths = f"your experience with {', '.join(matched)}" if matched else "your background"
     body = (f"Hi {person.name.split()[0] if person.name.split() else person.name},\n\nWe are hiring for {role}, and "
             f"{strengths} stood out to us. If you are open to it, we would love to tell you more about the role. "
             "Would you have 20 minutes this week or next?\n\nBest regards")
-    return f"To: {to}\nSubject: {role} opportunity\n\n{body}\n\n(Draft — not sent)"
+    return {"to": to, "subject": f"{role} opportunity", "body": body}
+
+
+def draft_email_text(person: Candidate, job: Job | None, lang: str, services: Any) -> str:
+    """An outreach draft for the chat; it is not sent (sending goes through the outbox and its approval)."""
+    matched: Sequence[str] = ()
+    if job is not None:
+        explained = services.index().explain(job, person.id, lang=lang)
+        matched = explained.matched_skills[:3] if explained else ()
+    draft = outreach_draft(person, job, lang, matched)
+    to = draft["to"] or t(lang, "(no email on file)", "（无邮箱）")
+    if lang == "zh":
+        return f"收件人：{to}\n主题：{draft['subject']}\n\n{draft['body']}\n\n（草稿，尚未发送）"
+    return f"To: {to}\nSubject: {draft['subject']}\n\n{draft['body']}\n\n(Draft — not sent)"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Role = Literal["recruiter", "job_seeker"]
 Intent = Literal["chat", "plan", "workflow"]
@@ -73,3 +75,102 @@ class CleanupDecision(BaseModel):
     model_config = ConfigDict(extra="forbid")
     approved_ids: list[str] = Field(default_factory=list, max_length=500,
                                     description="The ids of the proposals to carry out; the others are left as they are.")
+
+
+# --- the planner: the Plan JSON (seed §4) and the plan-approval decision (seed §7) ---------------------------
+AgentName = Literal["supervisor", "matching", "communication", "scheduling", "resume", "jd", "pipeline"]
+Mode = Literal["sequential", "parallel", "interrupt"]
+PlanWorkflowType = Literal["job_launch", "bulk_outreach", "candidate_review", "interview_scheduling", "pipeline_cleanup",
+                           "chain"]
+PLAN_WORKFLOW_TYPES: tuple[str, ...] = tuple(w for w in WORKFLOW_TYPES if w != "status_change") + ("chain",)
+AGENTS: tuple[str, ...] = ("supervisor", "matching", "communication", "scheduling", "resume", "jd", "pipeline")
+AGENTS: tuple[str, ...] = ("supervisor", "matching", "communication", "scheduling", "resume", "jd", "pipeline")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _lang(lang: str | None, text: str = "") -> str:
+    if lang in ("en", "zh"):
+        return lang
+    return "zh" if _CJK.search(text or "") else "en"
+
+
+class PlanStep(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    step: int = Field(ge=1)
+    agent: AgentName
+    action: str = Field(min_length=1, max_length=300)
+    mode: Mode = "sequential"
+
+    def label(self) -> str:
+        mode = "" if self.mode == "sequential" else f" ({self.mode})"
+        return f"{self.step}. {self.agent}{mode}: {self.action}"
+
+
+class EstimatedActions(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    emails: int = Field(default=0, ge=0)
+    api_calls: int = Field(default=0, ge=0)
+
+
+class Plan(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    goal: str = Field(min_length=1, max_length=2000)
+    workflow_type: PlanWorkflowType
+    agents_required: list[AgentName] = Field(default_factory=list)
+    steps: list[PlanStep] = Field(default_factory=list)
+    estimated_actions: EstimatedActions = Field(default_factory=EstimatedActions)
+    requires_approval: bool = True
+
+    @property
+    def lang(self) -> str:
+        """"zh" when the goal or the steps are written in Chinese."""
+        return _lang(None, self.goal + " ".join(s.action for s in self.steps))
+
+    def renumbered(self) -> Plan:
+        """The steps numbered 1..n in their list order, and agents_required from the steps (supervisor aside)."""
+        steps = [s.model_copy(update={"step": i}) for i, s in enumerate(self.steps, 1)]
+        return self.model_copy(update={"steps": steps, "agents_required": agents_of(steps)})
+
+    def with_steps(self, steps: Sequence[PlanStep]) -> Plan:
+        return self.model_copy(update={"steps": list(steps)}).renumbered()
+
+    def interrupts(self) -> list[PlanStep]:
+        return [s for s in self.steps if s.mode == "interrupt"]
+
+
+def agents_of(steps: Sequence[PlanStep]) -> list[str]:
+    seen: list[str] = []
+    for s in steps:
+        if s.agent != "supervisor" and s.agent not in seen:
+            seen.append(s.agent)
+    return seen
+
+
+# --- the plan-approval interrupt's resume value (seed §7) ----------------------------------------------------
+class PlanDecision(BaseModel):
+    """approve: run the plan; cancel: drop it; modify: edited steps (added, removed, reordered, changed: the list
+    order is the new order) and/or a free-text instruction that regenerates the plan."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    action: Literal["approve", "modify", "cancel"]
+    steps: list[PlanStep] | None = None
+    instruction: str | None = Field(default=None, max_length=2000)
+
+    @model_validator(mode="after")
+    def _modify_needs_something(self) -> PlanDecision:
+        if self.instruction is not None and not self.instruction:
+            self.instruction = None
+        if self.action == "modify" and not self.steps and not self.instruction:
+            raise ValueError("modify needs the edited steps or an instruction")
+        return self
+
+    @classmethod
+    def parse(cls, value: Any) -> PlanDecision:
+        """The resume value as it comes: a PlanDecision, a dict, or a bare "approve" / "cancel"."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            return cls(action=value.strip().lower())  # type: ignore[arg-type]
+        return cls.model_validate(value)
+
+

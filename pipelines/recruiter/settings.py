@@ -36,6 +36,26 @@ class RecruiterSettings(BaseModel):
         20, ge=0, le=200, title="Messages of history the chat reads",
         description="build_context loads this many of the session's last messages (seed §3: 20).",
         json_schema_extra={"env": "STEPWISE_RECRUITER_HISTORY_MESSAGES"})
+    smtp_host: str = Field(
+        "", max_length=255, title="SMTP server (host)",
+        description="Where approved emails are sent; empty: they stay in the outbox, marked not sent.",
+        json_schema_extra={"env": "STEPWISE_SMTP_HOST"})
+    smtp_port: int = Field(
+        587, ge=1, le=65_535, title="SMTP port",
+        description="587 for STARTTLS, 465 for SSL, 25 for a plain relay.",
+        json_schema_extra={"env": "STEPWISE_SMTP_PORT"})
+    smtp_tls: str = Field(
+        "starttls", pattern=r"^(none|starttls|ssl)$", title="SMTP encryption (none, starttls or ssl)",
+        description="starttls upgrades a plain connection; ssl connects encrypted; none is for a local relay only.",
+        json_schema_extra={"env": "STEPWISE_SMTP_TLS"})
+    smtp_user: str = Field(
+        "", max_length=320, title="SMTP user",
+        description="The login, if the server asks for one; the password comes from STEPWISE_SMTP_PASSWORD only.",
+        json_schema_extra={"env": "STEPWISE_SMTP_USER"})
+    smtp_from: str = Field(
+        "recruiting@example.com", min_length=3, max_length=320, pattern=r"^[^@\s]+@[^@\s]+$",
+        title="Sender address (From)", description="The From address of the recruiter's emails.",
+        json_schema_extra={"env": "STEPWISE_SMTP_FROM"})
 
 
 def recruiter_settings(settings: Settings) -> RecruiterSettings:

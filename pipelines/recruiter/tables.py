@@ -141,3 +141,58 @@ meta = Table(
     Column("value", String(500), nullable=False),
     mysql_charset="utf8mb4",
 )
+
+OUTBOX_STATUSES = ("draft", "approved", "sent", "not_sent", "failed", "discarded")
+INTERVIEW_STATUSES = ("scheduled", "cancelled")
+
+# Emails the recruiter drafted: approved and sent from here (SMTP), or kept with the reason they were not sent.
+outbox = Table(
+    "recruiter_outbox", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("batch_id", String(ID_CHARS)),
+    Column("session_id", String(ID_CHARS)),
+    Column("candidate_id", String(ID_CHARS)),
+    Column("job_id", String(ID_CHARS)),
+    Column("to_address", String(320), nullable=False),
+    Column("subject", String(500), nullable=False),
+    Column("body", LongText, nullable=False),
+    Column("attachment_name", String(200)),
+    Column("attachment_text", LongText),  # the invitation's .ics (text/calendar)
+    Column("status", String(16), nullable=False, default="draft"),
+    Column("status_reason", String(500)),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("sent_at", UTCDateTime),
+    Index("ix_recruiter_outbox_batch", "batch_id", "id"),
+    Index("ix_recruiter_outbox_status", "status", "id"),
+    Index("ix_recruiter_outbox_candidate", "candidate_id"),
+    mysql_charset="utf8mb4",
+)
+
+# Booked interviews: one interviewer's scheduled interviews never overlap (calendar_events.book checks it in the
+# transaction that inserts, after locking the interviewer's row in interviewer_locks).
+interviews = Table(
+    "recruiter_interviews", metadata,
+    Column("id", String(ID_CHARS), primary_key=True),
+    Column("candidate_id", String(ID_CHARS), nullable=False),
+    Column("job_id", String(ID_CHARS), nullable=False),
+    Column("interviewer_id", String(ID_CHARS), nullable=False),
+    Column("start_utc", UTCDateTime, nullable=False),
+    Column("end_utc", UTCDateTime, nullable=False),
+    Column("timezone", String(64), nullable=False),
+    Column("status", String(16), nullable=False, default="scheduled"),
+    Column("outbox_id", Integer),
+    Column("created_at", UTCDateTime, nullable=False),
+    Index("ix_recruiter_interviews_interviewer_start", "interviewer_id", "status", "start_utc"),
+    Index("ix_recruiter_interviews_candidate", "candidate_id", "job_id"),
+    mysql_charset="utf8mb4",
+)
+
+# One row per interviewer, updated at the start of a booking: the row lock serialises bookers of the same
+# interviewer on MariaDB and PostgreSQL (SQLite serialises every writer anyway).
+interviewer_locks = Table(
+    "recruiter_interviewer_locks", metadata,
+    Column("interviewer_id", String(ID_CHARS), primary_key=True),
+    Column("bookings", Integer, nullable=False, default=0),
+    mysql_charset="utf8mb4",
+)

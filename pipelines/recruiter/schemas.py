@@ -69,6 +69,16 @@ class StatusDecision(BaseModel):
 
 
 
+class SlotChoice(BaseModel):
+    """The recruiter's answer to proposed interview slots (seed §7: interview time): one slot (the candidates take it
+    and the proposed slots after it, in order), a slot per candidate, or none (cancel)."""
+
+    model_config = ConfigDict(extra="forbid")
+    selected_slot: str | None = Field(default=None, max_length=40, description="The ISO start time of a proposed slot.")
+    selected_slots: dict[str, str] | None = Field(default=None, description="candidate id -> ISO start time")
+    cancel: bool = False
+
+
 class CleanupDecision(BaseModel):
     """The recruiter's answer to the Pipeline agent's proposals (seed §7: pipeline cleanup): which to carry out."""
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 STATUS_APPROVAL = "status_change_approval"
 CLEANUP_APPROVAL = "pipeline_cleanup_approval"
+SLOT_CHOICE = "interview_slot_choice"
 
 
 class ChatInput(TypedDict, total=False):

@@ -92,3 +92,50 @@ def test_the_pipeline_agent_proposes_waits_for_approval_and_writes_history(conte
     app = recruiting.applications(candidate_id="C006")[0]
     assert app["status"] == "withdrawn" and recruiting.history(app["id"])[-1]["note"].startswith("The same person")
     assert recruiting.applications(candidate_id="C001")[0]["status"] == "screening"  # not approved: left alone
+
+
+def test_the_communication_agent_fans_out_one_draft_per_candidate_into_the_outbox(context, recruiting):
+    from langgraph.graph import START, StateGraph
+    from langgraph.types import Send
+
+    from pipelines.recruiter.agents.communication_agent import CommunicationAgentOutput, build_communication_agent
+    from pipelines.recruiter.outbox import Outbox
+
+    class Parent(CommunicationAgentOutput, total=False):
+        candidate_ids: list[str]
+
+    parent = StateGraph(Parent)
+    parent.add_node("communication_agent", build_communication_agent().compile())
+    parent.add_conditional_edges(START, lambda s: [Send("communication_agent", {
+        "candidate_id": c, "job_id": "J001", "batch_id": "b1", "session_id": "s1"}) for c in s["candidate_ids"]])
+    out = parent.compile().invoke({"candidate_ids": ["C001", "C004", "C999"]}, context=context)
+    drafts = {d["candidate_id"]: d for d in out["drafts"]}
+    assert drafts["C001"]["ok"] and drafts["C001"]["to"].startswith("[EMAIL_") and "Priya" in drafts["C001"]["body"]
+    assert not drafts["C999"]["ok"] and drafts["C999"]["outbox_id"] is None
+    stored = Outbox(recruiting.engine).drafts(batch_id="b1")
+    assert sorted(m.to_address for m in stored) == ["ana.costa@example.com", "priya.nair@example.com"]
+    assert all(m.status == "draft" for m in stored)
+
+
+def test_the_scheduling_agent_proposes_slots_books_the_choice_and_drafts_the_invitation(context, recruiting):
+    from icalendar import Calendar
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from pipelines.recruiter.agents.scheduling_agent import build_scheduling_agent
+    from pipelines.recruiter.outbox import Outbox
+
+    graph = build_scheduling_agent().compile(checkpointer=InMemorySaver(), name="scheduling_agent")
+    config = {"configurable": {"thread_id": "sched-1"}}
+    graph.invoke({"candidate_ids": ["C001", "C004"], "job_id": "J001", "start_date": "2026-11-30"}, config,
+                 context=context)
+    asked = graph.get_state(config).tasks[0].interrupts[0].value
+    assert len(asked["slots"]) >= 3 and asked["candidate_ids"] == ["C001", "C004"]
+    first = asked["slots"][0]["start"]
+    out = graph.invoke(Command(resume={"selected_slot": first}), config, context=context)
+    starts = [i["start"] for i in out["interviews"]]
+    assert starts[0] == first and starts[1] >= asked["slots"][0]["end"]  # back to back, not overlapping
+    invitation = Outbox(recruiting.engine).get(out["interviews"][0]["outbox_id"])
+    assert invitation.attachment_name.endswith(".ics") and "Interview" in invitation.subject
+    event = next(c for c in Calendar.from_ical(invitation.attachment_text).walk() if c.name == "VEVENT")
+    assert event.decoded("dtstart").isoformat().startswith(first[:10])

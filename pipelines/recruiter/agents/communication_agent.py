@@ -1,0 +1,106 @@
+"""The Communication agent (seed §5.1): load context → draft email → validate → finalize, one candidate per run
+(the planner fans it out with Send, one per candidate). The draft goes to the outbox with the real address; the
+state keeps it masked. Sending is a separate, visible node of the planner, after approval."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from pipelines.core.guardrails.output_validator import validate_output_text
+from pipelines.core.guardrails.pii import PiiVault
+from pipelines.recruiter.answers import outreach_draft, t
+from pipelines.recruiter.outbox import Outbox
+from pipelines.recruiter.state import RecruiterContext
+
+
+class CommunicationAgentInput(TypedDict, total=False):
+    candidate_id: str
+    job_id: str
+    batch_id: str
+    session_id: str
+    language: str
+
+
+class CommunicationAgentOutput(TypedDict, total=False):
+    drafts: Annotated[list[dict[str, Any]], operator.add]  # one per candidate: the fan-out's branches add theirs
+
+
+class CommunicationAgentState(CommunicationAgentInput, CommunicationAgentOutput, total=False):
+    context: dict[str, Any] | None
+    draft: dict[str, Any] | None
+    findings: list[dict[str, Any]]
+
+
+def load_context(state: CommunicationAgentState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    services = runtime.context.services
+    person = services.store.candidate(state.get("candidate_id") or "")
+    job = services.store.job(state.get("job_id") or "")
+    if person is None or job is None:
+        return {"context": None}
+    explained = services.index().explain(job, person.id, lang=state.get("language") or "en")
+    return {"context": {"matched": list(explained.matched_skills[:3]) if explained else [], "has_email": bool(person.email)}}
+
+
+def draft_email(state: CommunicationAgentState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    """A personalised draft from the resume's matched skills and the job (offline template, bilingual)."""
+    if state.get("context") is None:
+        return {"draft": None}
+    store = runtime.context.services.store
+    person, job = store.candidate(state["candidate_id"]), store.job(state["job_id"])
+    return {"draft": outreach_draft(person, job, state.get("language") or "en", state["context"]["matched"])}
+
+
+def validate(state: CommunicationAgentState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    """The output guardrails over the draft: invented names, ids or addresses, unsafe text, format."""
+    draft = state.get("draft")
+    if draft is None:
+        return {"findings": []}
+    ids, names, emails = runtime.context.services.store.known_entities()
+    verdict = validate_output_text(draft["subject"] + "\n" + draft["body"], known_emails=emails, known_names=names,
+                                   known_ids=ids)
+    return {"findings": [{"check": f.check, "severity": f.severity, "message": f.message} for f in verdict.findings]}
+
+
+def finalize(state: CommunicationAgentState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
+    """Write the draft to the outbox (the real address) and report it masked; a draft that failed a check or a
+    candidate without an email address is reported, not written."""
+    lang, store = state.get("language") or "en", runtime.context.services.store
+    candidate_id = state.get("candidate_id") or ""
+    person = store.candidate(candidate_id)
+    name = person.name if person else candidate_id
+    draft, findings = state.get("draft"), state.get("findings") or []
+    blocked = any(f["severity"] == "blocked" for f in findings)
+    if draft is None or blocked or not draft["to"]:
+        why = (t(lang, "no email address on file", "没有邮箱") if draft and not draft["to"]
+               else t(lang, "the draft failed a guardrail check", "草稿未通过安全检查") if blocked
+               else t(lang, "unknown candidate or job", "候选人或职位不存在"))
+        return {"drafts": [{"candidate_id": candidate_id, "name": name, "outbox_id": None, "ok": False, "reason": why,
+                            "findings": findings}]}
+    outbox_id = Outbox(store.engine).draft(draft["to"], draft["subject"], draft["body"], batch_id=state.get("batch_id"),
+                                           session_id=state.get("session_id"), candidate_id=candidate_id,
+                                           job_id=state.get("job_id"))
+    session_id = state.get("session_id") or ""
+    vault = PiiVault.from_entries(store.vault_entries(session_id))
+    shown = {"to": vault.mask(draft["to"]), "subject": draft["subject"], "body": vault.mask(draft["body"])}
+    store.save_vault(session_id, vault.entries())
+    return {"drafts": [{"candidate_id": candidate_id, "name": name, "outbox_id": outbox_id, "ok": True, **shown,
+                        "findings": findings}]}
+
+
+def build_communication_agent() -> StateGraph:
+    graph = StateGraph(CommunicationAgentState, context_schema=RecruiterContext, input_schema=CommunicationAgentInput,
+                       output_schema=CommunicationAgentOutput)
+    graph.add_node("load_context", load_context)
+    graph.add_node("draft_email", draft_email)
+    graph.add_node("validate", validate)
+    graph.add_node("finalize", finalize)
+    graph.add_edge(START, "load_context")
+    graph.add_edge("load_context", "draft_email")
+    graph.add_edge("draft_email", "validate")
+    graph.add_edge("validate", "finalize")
+    graph.add_edge("finalize", END)
+    return graph

@@ -17,20 +17,6 @@ from pipelines.recruiter.resolve import find_mentions
 
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|你好|您好|嗨|早上好|下午好)\b", re.I)
 
-PLANNING_REPLY = {
-    "en": "Planning arrives in part 2: requests of several steps (find candidates, email them, then schedule "
-          "interviews) are not built yet. Ask me one thing at a time, for example \"who matches J001?\".",
-    "zh": "规划功能将在第二部分推出：多步骤的请求（先找候选人、再发邮件、然后安排面试）尚未实现。"
-          "请一次问一件事，例如“谁适合 J001？”。",
-}
-WORKFLOW_LATER_REPLY = {
-    "en": "The {name} workflow arrives in part 2. Until then I can search, show and summarise, draft one email, or "
-          "move one candidate's status (for example \"move C001 to interview for J001\").",
-    "zh": "“{name}”工作流将在第二部分推出。在此之前，我可以搜索、查看和总结，起草一封邮件，或变更一位候选人的状态"
-          "（例如“把 C001 在 J001 的状态改为面试”）。",
-}
-
-
 def job_brief(job: Job) -> dict[str, Any]:
     return {"id": job.id, "title": job.title, "location": job.location, "skills": list(job.skills),
             "min_years": job.min_years}

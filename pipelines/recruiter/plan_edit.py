@@ -195,6 +195,15 @@ _REMOVE_STEP_REQ = (
 )
 
 
+def requested_count(text: str) -> int | None:
+    """The number of candidates a request asks for ("top 30", "5 candidates", "前10名"), if it names one."""
+    for pattern in _COUNT_REQ:
+        found = pattern.search(text or "")
+        if found and _number(found.group(1)) > 0:
+            return _number(found.group(1))
+    return None
+
+
 def _number(word: str) -> int:
     if word.isdigit():
         return int(word)

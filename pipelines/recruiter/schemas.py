@@ -79,6 +79,27 @@ class SlotChoice(BaseModel):
     cancel: bool = False
 
 
+class ShortlistDecision(BaseModel):
+    """The recruiter's answer to a shortlist (the chain's first approval, a candidate review's confirmation)."""
+
+    model_config = ConfigDict(extra="forbid")
+    approved_ids: list[str] = Field(default_factory=list, max_length=200, description="The candidate ids to go on with.")
+
+
+class DraftEdit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    subject: str | None = Field(default=None, max_length=300)
+    body: str | None = Field(default=None, max_length=20000)
+
+
+class DraftApproval(BaseModel):
+    """The final approval of an email batch (seed §7: bulk send): which drafts go out, each one editable first."""
+
+    model_config = ConfigDict(extra="forbid")
+    approved_ids: list[str] = Field(default_factory=list, max_length=200, description="Outbox ids of the drafts to send.")
+    edits: dict[str, DraftEdit] = Field(default_factory=dict, description="outbox id -> a new subject and/or body")
+
+
 class CleanupDecision(BaseModel):
     """The recruiter's answer to the Pipeline agent's proposals (seed §7: pipeline cleanup): which to carry out."""
 

@@ -9,9 +9,13 @@ from typing import Any
 from pipelines.core.errors import validate_input
 from pipelines.core.settings import Settings
 from pipelines.core.spec import InterruptSpec, PipelineSpec, RuntimeDeps, lazy
-from pipelines.recruiter.schemas import RunInput, StatusDecision
+from pipelines.recruiter.schemas import (
+    CleanupDecision, DraftApproval, PlanDecision, RunInput, ShortlistDecision, SlotChoice, StatusDecision,
+)
 from pipelines.recruiter.settings import RecruiterSettings
-from pipelines.recruiter.state import STATUS_APPROVAL, RecruiterContext
+from pipelines.recruiter.state import (
+    CLEANUP_APPROVAL, FINAL_APPROVAL, PLAN_APPROVAL, SHORTLIST_APPROVAL, SLOT_CHOICE, STATUS_APPROVAL, RecruiterContext,
+)
 
 def admit_input(raw: Mapping[str, Any], thread_id: str, settings: Settings) -> dict[str, Any]:
     """Mask the message's personal data before anything keeps it: the values go to the session's vault in the
@@ -71,6 +75,17 @@ SPEC = PipelineSpec(
         InterruptSpec(STATUS_APPROVAL, "Approve the status change", StatusDecision,
                       "Apply the proposed change of pipeline stage, or drop it. The recruiter can also answer yes or "
                       "no in the chat, now or after a restart."),
+        InterruptSpec(PLAN_APPROVAL, "Approve the plan", PlanDecision,
+                      "approve runs it; modify with edited steps or an instruction (shown as a diff and validated "
+                      "again); cancel drops it."),
+        InterruptSpec(SHORTLIST_APPROVAL, "Approve the shortlist", ShortlistDecision,
+                      "The candidate ids the plan goes on with; the others are left out."),
+        InterruptSpec(FINAL_APPROVAL, "Approve the emails", DraftApproval,
+                      "The outbox ids of the drafts to send (each editable first); the others are discarded."),
+        InterruptSpec(SLOT_CHOICE, "Choose the interview time", SlotChoice,
+                      "One proposed slot (the candidates take it and the next free ones), a slot per candidate, or cancel."),
+        InterruptSpec(CLEANUP_APPROVAL, "Approve the pipeline cleanup", CleanupDecision,
+                      "The ids of the proposals to carry out; the others are left as they are."),
     ),
     field_order=("message", "role", "session_id", "user_id", "pii_types", "paused_workflow", "intent",
                  "workflow_type", "intent_source", "intent_reasoning", "proposal", "decision", "workflow_id",

@@ -3,8 +3,9 @@ run-time Context its nodes receive. Every text kept in state is PII-masked (the 
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 if TYPE_CHECKING:
     from pipelines.core.models.gateway import ModelGateway
@@ -14,6 +15,9 @@ if TYPE_CHECKING:
 STATUS_APPROVAL = "status_change_approval"
 CLEANUP_APPROVAL = "pipeline_cleanup_approval"
 SLOT_CHOICE = "interview_slot_choice"
+PLAN_APPROVAL = "plan_approval"
+SHORTLIST_APPROVAL = "shortlist_approval"
+FINAL_APPROVAL = "final_approval"
 
 
 class ChatInput(TypedDict, total=False):
@@ -45,7 +49,52 @@ class ChatState(ChatInput, ChatOutput, total=False):
     model_calls: int
 
 
-class RouterState(ChatInput, ChatOutput, total=False):
+class PlannerInput(ChatInput, total=False):
+    workflow_type: str  # what classify_intent found (a direct workflow), or empty for a free-form plan
+
+
+class PlannerOutput(ChatOutput, total=False):
+    plan_id: str
+    plan_status: str
+
+
+class PlannerState(PlannerInput, PlannerOutput, total=False):
+    """The planner/supervisor's state (seed §4): the plan and its revisions, the dispatch cursor, and the keys its
+    agents read and write (each agent subgraph has its own state; these are the ones it shares with the planner)."""
+
+    plan: dict[str, Any] | None
+    plan_revisions: int
+    plan_diff: list[str]
+    plan_reasons: list[str]
+    plan_decision: dict[str, Any] | None
+    workflow_id: str
+    cursor: int
+    last_agent: str
+    job_id: str
+    candidate_id: str
+    candidate_ids: list[str]
+    top: int
+    batch_id: str
+    job_profile: dict[str, Any] | None
+    jd_notes: list[str]
+    resume_profile: dict[str, Any] | None
+    resume_notes: list[str]
+    shortlist: list[dict[str, Any]]
+    matching_notes: list[str]
+    drafts: Annotated[list[dict[str, Any]], operator.add]
+    sent: dict[str, Any] | None
+    decided_ids: list[int]   # outbox ids a final approval has decided on (sent, not sent or discarded)
+    final_decision: dict[str, Any] | None
+    handoff_to: str
+    interviews: list[dict[str, Any]]
+    scheduling_notes: list[str]
+    proposals: list[dict[str, Any]]
+    applied: list[dict[str, Any]]
+    pipeline_notes: list[str]
+    summary: list[str]
+
+
+class RouterState(ChatInput, PlannerOutput, total=False):
     """The router's state (seed §2): the message, where it went and why, and what came back."""
 
     intent: str

@@ -7,6 +7,7 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.agents.profiles import resume_profile
@@ -19,6 +20,7 @@ class ResumeAgentInput(TypedDict, total=False):
     candidate_id: str
     session_id: str
     language: str
+    handoff_to: str  # in the planner: the node to hand the profile to (the Matching agent), not back to the supervisor
 
 
 class ResumeAgentOutput(TypedDict, total=False):
@@ -60,8 +62,14 @@ def validate(state: ResumeAgentState) -> dict[str, Any]:
     return {"resume_notes": notes}
 
 
-def finalize(state: ResumeAgentState) -> dict[str, Any]:
-    return {"resume_profile": state.get("extracted"), "resume_notes": state.get("resume_notes") or []}
+def finalize(state: ResumeAgentState) -> dict[str, Any] | Command:
+    """The profile; inside the planner, a handoff (seed §5.2, mode 3): straight to the next agent, with the
+    candidate to match, without going back to the supervisor."""
+    out = {"resume_profile": state.get("extracted"), "resume_notes": state.get("resume_notes") or []}
+    if state.get("handoff_to"):
+        found = [state["candidate_id"]] if state.get("extracted") else []
+        return Command(graph=Command.PARENT, goto=state["handoff_to"], update={**out, "candidate_ids": found})
+    return out
 
 
 def build_resume_agent() -> StateGraph:

@@ -14,7 +14,6 @@ from pipelines.core.models.failures import answer_or
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.intent import keyword_intent
 from pipelines.recruiter.nodes.chat import language_of
-from pipelines.recruiter.offline import PLANNING_REPLY, WORKFLOW_LATER_REPLY
 from pipelines.recruiter.prompts import CLASSIFY_INTENT
 from pipelines.recruiter.schemas import WORKFLOW_TYPES, IntentDecision
 from pipelines.recruiter.state import RecruiterContext, RouterState
@@ -108,21 +107,5 @@ def route_after_classify(state: RouterState) -> str:
     if intent == "plan":
         return "planner"
     if intent == "workflow":
-        return "propose_status_change" if state.get("workflow_type") == "status_change" else "workflow_later"
+        return "propose_status_change" if state.get("workflow_type") == "status_change" else "planner"
     return "chat"
-
-
-def planner(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
-    """Part 1's planner: a clear reply that planning is not built yet (part 2 puts the planner graph here)."""
-    lang = language_of(state.get("message") or "")
-    reply = PLANNING_REPLY[lang]
-    save_turn(runtime.context.services, state, reply)
-    return {"reply": reply, "language": lang, "action": None, "guardrail_findings": [], "blocked": False}
-
-
-def workflow_later(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
-    """A direct workflow of part 2, named, with what can be done today."""
-    lang = language_of(state.get("message") or "")
-    reply = WORKFLOW_LATER_REPLY[lang].format(name=(state.get("workflow_type") or "").replace("_", " "))
-    save_turn(runtime.context.services, state, reply)
-    return {"reply": reply, "language": lang, "action": None, "guardrail_findings": [], "blocked": False}

@@ -4,7 +4,6 @@ found through the workflows table and the checkpointer, after a restart too."""
 from __future__ import annotations
 
 from pipelines.core.runtime.studio import Studio
-from pipelines.recruiter.offline import PLANNING_REPLY
 from pipelines.recruiter.services import forget_stores, open_store
 from pipelines.recruiter.state import STATUS_APPROVAL
 
@@ -20,18 +19,20 @@ def test_a_question_goes_to_the_chat_subgraph_node_by_node(turn):
     assert "Priya Nair (C001)" in values["reply"] and values["action"]["type"] == "search_candidates"
 
 
-def test_a_multi_step_request_gets_the_pinned_planning_reply(turn):
-    english = turn("Find candidates for J001, email them, then schedule interviews").values()
-    assert english["intent"] == "plan" and english["reply"] == PLANNING_REPLY["en"]
-    chinese = turn("帮我找到适合这个职位的候选人，发邮件，然后安排面试").values()
-    assert chinese["intent"] == "plan" and chinese["reply"] == PLANNING_REPLY["zh"]
+def test_a_multi_step_request_goes_to_the_planner_in_both_languages(turn):
+    for message in ("Find candidates for J001, email them, then schedule interviews",
+                    "帮我找到适合这个职位的候选人，发邮件，然后安排面试"):
+        session = turn(message)
+        assert session.values()["intent"] == "plan"
+        [pending] = session.pending_interrupts()
+        assert pending.kind == "plan_approval" and pending.value["plan"]["workflow_type"] == "chain"
 
 
-def test_a_part_two_workflow_is_named_and_nothing_is_done(turn, recruiting):
-    values = turn("Clean up the pipeline").values()
+def test_a_named_workflow_goes_to_the_planner_with_its_type(turn):
+    session = turn("Clean up the pipeline")
+    values = session.values()
     assert values["intent"] == "workflow" and values["workflow_type"] == "pipeline_cleanup"
-    assert "pipeline cleanup workflow arrives in part 2" in values["reply"]
-    assert recruiting.paused_workflows(values["session_id"]) == []
+    assert session.pending_interrupts()[0].value["plan"]["workflow_type"] == "pipeline_cleanup"
 
 
 def test_a_status_change_waits_for_approval_and_a_yes_in_the_chat_applies_it(turn, recruiting):

@@ -1,0 +1,127 @@
+"""The planner/supervisor as the router's subgraph: the chain with an approval at each stage, a modification shown
+as a diff, cancel, a plan cut by the email limit, the job seeker refused, the Resume agent's handoff, the fan-out
+of drafts with Send, sending through a local SMTP server, and the pipeline cleanup."""
+
+from __future__ import annotations
+
+from pipelines.recruiter.outbox import Outbox
+from pipelines.recruiter.plan_store import PlanStore
+from pipelines.recruiter.state import (
+    CLEANUP_APPROVAL, FINAL_APPROVAL, PLAN_APPROVAL, SHORTLIST_APPROVAL, SLOT_CHOICE,
+)
+from tests.unit.recruiter.test_outbox import smtp  # noqa: F401 - the local SMTP server fixture
+
+CHAIN = "Find candidates for J001, email them, then schedule interviews"
+
+
+def answer(session, kind: str, value) -> None:
+    [pending] = session.pending_interrupts()
+    assert pending.kind == kind, (pending.kind, kind)
+    session.resume(value, interrupt_id=pending.id)
+    session.run("end")
+
+
+def said(recruiting, session_id: str) -> str:
+    """The assistant's side of the conversation, as the chat shows it."""
+    return "\n".join(m["content"] for m in recruiting.recent_messages(session_id, 50) if m["role"] == "assistant")
+
+
+def tasks(session) -> list[str]:
+    return [task.node for record in session.studio.runs.load_steps(session.thread_id) for task in record.tasks]
+
+
+def test_the_chain_runs_as_one_plan_with_an_approval_at_each_stage(turn, recruiting):
+    session = turn(CHAIN, session_id="c1")
+    assert session.values()["intent"] == "plan" and "Approve, modify or cancel" in said(recruiting, "c1")
+    answer(session, PLAN_APPROVAL, {"action": "approve"})
+    shortlist = session.pending_interrupts()[0].value["shortlist"]
+    assert [item["candidate_id"] for item in shortlist][:1] == ["C001"]
+    answer(session, SHORTLIST_APPROVAL, {"approved_ids": ["C001", "C005"]})
+    drafts = session.pending_interrupts()[0].value["drafts"]
+    assert {d["candidate_id"] for d in drafts} == {"C001", "C005"}
+    assert all(d["to"].startswith("[EMAIL_") for d in drafts)  # the state and the page see placeholders
+    answer(session, FINAL_APPROVAL, {"approved_ids": ["C001"]})
+    slots = session.pending_interrupts()[0].value["slots"]
+    answer(session, SLOT_CHOICE, {"selected_slot": slots[0]["start"]})
+    assert session.status() == "completed"
+    reply = session.values()["reply"]
+    assert "not sent: no SMTP server" in reply and "Interview: Priya Nair" in reply
+    outbox = {m.candidate_id: m for m in Outbox(recruiting.engine).drafts(batch_id=session.values()["plan_id"])}
+    assert outbox["C001"].status == "not_sent" and outbox["C005"].status == "discarded"
+    names = tasks(session)
+    assert names.count("communication_agent") == 2 and "jd_agent" in names and "scheduling_agent" in names
+    [plan] = PlanStore(recruiting.engine).for_session("c1")
+    assert plan["status"] == "completed"
+
+
+def test_a_modification_is_shown_as_a_diff_validated_again_and_cancel_does_nothing(turn, recruiting):
+    session = turn("Send outreach emails to the top 5 candidates for J001", session_id="m1")
+    answer(session, PLAN_APPROVAL, {"action": "modify", "instruction": "only 3 candidates"})
+    assert "Changes:" in said(recruiting, "m1") and "top 3" in said(recruiting, "m1")
+    assert session.pending_interrupts()[0].value["revisions"] == 1
+    answer(session, PLAN_APPROVAL, {"action": "cancel"})
+    assert session.status() == "completed" and "cancelled" in session.values()["reply"]
+    [plan] = PlanStore(recruiting.engine).for_session("m1")
+    assert plan["status"] == "cancelled" and len(plan["modifications_json"]) == 1
+    assert Outbox(recruiting.engine).drafts(session_id="m1") == []
+
+
+def test_a_plan_over_the_email_limit_is_cut_with_the_reason(turn, settings, recruiting):
+    from pipelines.recruiter.services import services_for
+
+    limiter = services_for(settings).limiter
+    for _ in range(2):
+        assert limiter.take("emails", 20).allowed
+    session = turn("Send outreach emails to the top 30 candidates for J001", session_id="l1")  # 40 of 50 used
+    text = said(recruiting, "l1")
+    assert "over the cap of 20" in text and "10" in text
+    assert session.pending_interrupts()[0].value["plan"]["estimated_actions"]["emails"] == 10
+    assert limiter.take("emails", 10).allowed
+    refused = turn("Send outreach emails to the top 5 candidates for J001", session_id="l2")
+    assert "The daily limit of 50 emails is reached" in said(recruiting, "l2")
+    assert all(s["agent"] != "communication" for s in refused.pending_interrupts()[0].value["plan"]["steps"]) \
+        if refused.pending_interrupts() else True
+
+
+def test_a_job_seeker_cannot_run_an_outreach_plan(turn, recruiting):
+    session = turn("Send outreach emails to the top 5 candidates for J001", role="job_seeker", session_id="js")
+    assert session.status() == "completed" and "cannot run" in said(recruiting, "js")
+
+
+def test_a_candidate_review_hands_off_from_resume_to_matching_and_moves_the_confirmed(turn, recruiting):
+    session = turn("Review the resume of C004 for J003", session_id="r1")
+    assert session.values()["intent"] in ("plan", "workflow")
+    answer(session, PLAN_APPROVAL, {"action": "approve"})
+    names = tasks(session)
+    resume_at, matching_at = names.index("resume_agent"), names.index("matching_agent")
+    assert "dispatch" not in names[resume_at + 1:matching_at]  # the handoff skips the supervisor
+    answer(session, SHORTLIST_APPROVAL, {"approved_ids": ["C004"]})
+    assert recruiting.applications(candidate_id="C004", job_id="J003")[0]["status"] == "screening"
+
+
+def test_job_launch_sends_the_approved_drafts_through_smtp(turn, recruiting, settings, smtp, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("STEPWISE_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("STEPWISE_SMTP_PORT", str(smtp.port))
+    monkeypatch.setenv("STEPWISE_SMTP_TLS", "none")
+    session = turn("Launch the job J001: find candidates and send them outreach emails", session_id="j1")
+    answer(session, PLAN_APPROVAL, {"action": "approve"})
+    waiting = session.pending_interrupts()
+    if waiting and waiting[0].kind == SHORTLIST_APPROVAL:
+        answer(session, SHORTLIST_APPROVAL, {"approved_ids": ["all"]})
+    drafts = session.pending_interrupts()[0].value["drafts"]
+    first = drafts[0]
+    answer(session, FINAL_APPROVAL, {"approved_ids": [str(first["outbox_id"])],
+                                     "edits": {str(first["outbox_id"]): {"subject": "A role for you"}}})
+    [(to, message)] = smtp.messages
+    assert message["Subject"] == "A role for you" and to[0].endswith("@example.com")
+    assert "1 sent" in session.values()["reply"]
+
+
+def test_the_pipeline_cleanup_waits_for_its_approval(turn, recruiting):
+    recruiting.add_application("C004", "J003", "new")
+    session = turn("Clean up the pipeline", session_id="p1")
+    answer(session, PLAN_APPROVAL, {"action": "approve"})
+    if session.pending_interrupts():
+        assert session.pending_interrupts()[0].kind == CLEANUP_APPROVAL
+        answer(session, CLEANUP_APPROVAL, {"approved_ids": []})
+    assert session.status() == "completed"

@@ -159,6 +159,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     for name, render in renderers.items():
         with tabs[name]:
             if tabs[name].open:
+                moved = False  # stays False when the tab failed and `guarded` showed why
                 with guarded(f"The {name} tab"):
                     moved = render()
                 if name == "Checkpoints" and moved:

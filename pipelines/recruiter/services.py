@@ -103,22 +103,31 @@ class RecruiterServices:
 
     def waiting_interrupt(self, thread_id: str) -> dict[str, Any] | None:
         """The interrupt value the thread waits on, or None (finished, rewound, deleted, or no checkpointer)."""
+        pending = self._pending(thread_id)
+        return pending[1] if pending else None
+
+    def _pending(self, thread_id: str) -> tuple[str, dict[str, Any]] | None:
         if self.checkpointer is None or self.graph_factory is None or not thread_id:
             return None
         snapshot = _isolated(lambda: self._compiled().get_state({"configurable": {"thread_id": thread_id}},
                                                                 subgraphs=True))
         for task in snapshot.tasks:
             for item in task.interrupts:
-                return item.value if isinstance(item.value, dict) else {"question": item.value}
+                return item.id, item.value if isinstance(item.value, dict) else {"question": item.value}
         return None
 
     def resume_paused(self, thread_id: str, value: Any, context: Any) -> dict[str, Any]:
-        """Answer a paused thread's interrupt and run it on with the caller's run-time context: its state after."""
+        """Answer a paused thread's interrupt and run it on with the caller's run-time context: its state after.
+        The answer is addressed to the interrupt by its id: a plan's run pauses in nested agents several times
+        within one task of the router, and a bare value could be taken for an earlier question's."""
         from langgraph.types import Command
 
+        pending = self._pending(thread_id)
+        if pending is None:
+            return {}
         config = {"configurable": {"thread_id": thread_id}}
         graph = self._compiled()
-        return _isolated(lambda: (graph.invoke(Command(resume=value), config, context=context),
+        return _isolated(lambda: (graph.invoke(Command(resume={pending[0]: value}), config, context=context),
                                   dict(graph.get_state(config).values))[1])
 
 

@@ -1,16 +1,24 @@
 """The Recruiting data page in AppTest: the demo data on a fresh data dir, a candidate search, hostile text shown as
-text, an import with a bad line, a wrong upload, the guardrail log and its filters, and a database that is down."""
+text, an import with a bad line, a wrong upload, the guardrail log and its filters, a database that is down, the
+outbox, the calendar, the plans with their changes, and the undo of a stage change."""
 
 import json
 import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
+import pandas as pd
 import pytest
 
 from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.log import GuardrailLog
 from pipelines.core.markup import unescape_markdown
 from pipelines.core.settings import load_settings
+from pipelines.recruiter.calendar_events import InterviewCalendar
+from pipelines.recruiter.outbox import Outbox
+from pipelines.recruiter.plan_store import PlanStore
 from pipelines.recruiter.records import Candidate, Job
+from pipelines.recruiter.schemas import EstimatedActions, Plan, PlanStep
 from pipelines.recruiter.services import forget_stores, open_store
 from tests.app.conftest import no_errors
 
@@ -68,7 +76,8 @@ def select(app, key, row=0):
 def table(app, key):
     """A table by its key: a selectable table carries it; a plain one is found by the first column it shows."""
     first_columns = {"recruiting_pipeline_history": "from_status", "recruiting_pipeline_table": "id",
-                     "recruiting_import_errors": "file", "recruiting_log_table": "created_at"}
+                     "recruiting_import_errors": "file", "recruiting_log_table": "created_at",
+                     "recruiting_plan_steps": "step"}
     return next(d for d in app.dataframe if d.key == key or (
         d.key is None and key in first_columns and d.value.columns[0] == first_columns[key])).value
 
@@ -240,3 +249,122 @@ def test_a_database_that_is_down_gives_one_clear_error_line(page, monkeypatch):
     assert "the recruiting database at mysql+pymysql://***@127.0.0.1:1/nope failed" in text
     assert "\n" not in text.strip() and "secret" not in text and "Traceback" not in text
     assert not app.metric and not app.dataframe
+
+
+# --- the outbox, the calendar, the plans and the undo of a stage change ------------------------------------------
+def keyed(app, key):
+    """A table whose key is renewed after a button changed its rows (data_effects._table_key)."""
+    return next(d for d in app.dataframe if d.key and (d.key == key or d.key.startswith(key + "_"))).value
+
+
+def test_an_outbox_message_with_a_hostile_subject_shows_as_text_and_can_be_discarded(page, data_dir):
+    store = store_of(data_dir)
+    outbox = Outbox(store.engine)
+    hostile = outbox.draft("nia@example.com", HOSTILE, f"{HOSTILE}\n\nBest regards", candidate_id="C900", job_id="J001",
+                           attachment_name="interview.ics", attachment_text="BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+    sent = outbox.draft("ola@example.com", "Thanks", "Sent already")
+    outbox._mark([sent], "sent", None, sent=True)
+    app = open_tab(page(PAGE), "Outbox")
+    assert counters(app)["Draft"] == 1 and counters(app)["Sent"] == 1
+    messages = table(app, "recruiting_outbox_table")
+    assert list(messages["id"]) == [sent, hostile] and HOSTILE in list(messages["subject"])  # newest first
+    select(app, "recruiting_outbox_table", 1)
+    assert any(c.value == f"{HOSTILE}\n\nBest regards" for c in app.code)  # the body as written
+    assert any(HOSTILE in unescape_markdown(m.value) for m in app.markdown)  # the subject, escaped
+    assert app.download_button(key="recruiting_outbox_ics")
+    assert_no_markup(app)
+    app.button(key="recruiting_outbox_discard").click().run()
+    no_errors(app)
+    assert outbox.get(hostile).status == "discarded" and outbox.get(sent).status == "sent"
+    assert any(f"Message {hostile} discarded" in s.value for s in app.success)
+    assert counters(app)["Discarded"] == 1 and counters(app)["Draft"] == 0
+    assert list(keyed(app, "recruiting_outbox_table")["status"]) == ["Sent", "Discarded"]
+    assert not [b for b in app.button if b.key == "recruiting_outbox_discard"]  # the selection was cleared
+
+    select(app, "recruiting_outbox_table_1", 0)  # a sent message cannot be discarded
+    assert not [b for b in app.button if b.key == "recruiting_outbox_discard"]
+    app.selectbox(key="recruiting_outbox_status").set_value("draft").run()
+    no_errors(app)
+    assert any("No message with this status" in i.value for i in app.info)
+
+
+def test_a_booked_interview_appears_and_can_be_cancelled(page, data_dir):
+    store = store_of(data_dir)
+    calendar = InterviewCalendar(store.engine)
+    candidate = "C902"
+    store.upsert_candidates([Candidate(candidate, HOSTILE, "Python.", "k@example.com", None, (), 2, None, None)])
+    start = datetime(2026, 12, 1, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+    event = calendar.book(candidate, "J001", "I01", start)
+    app = open_tab(page(PAGE), "Calendar")
+    booked = table(app, "recruiting_calendar_table")
+    assert len(booked) == 1 and booked.iloc[0]["local"] == "2026-12-01 10:00 Asia/Shanghai"
+    assert booked.iloc[0]["utc"] == pd.Timestamp("2026-12-01 02:00", tz="UTC")
+    assert booked.iloc[0]["candidate"] == f"{HOSTILE} ({candidate})" and "J001" in booked.iloc[0]["job"]
+    assert booked.iloc[0]["interviewer"] == "周慧" and booked.iloc[0]["status"] == "Scheduled"
+    app.selectbox(key="recruiting_calendar_interviewer").set_value("I02").run()
+    assert any("No interview matches" in i.value for i in app.info)
+    app.selectbox(key="recruiting_calendar_interviewer").set_value("I01").run()
+    select(app, "recruiting_calendar_table")
+    assert app.download_button(key="recruiting_calendar_ics")
+    assert_no_markup(app)
+    app.button(key="recruiting_calendar_cancel").click().run()
+    no_errors(app)
+    assert calendar.events(status=None)[0].status == "cancelled" and not calendar.events()
+    assert any("is cancelled" in s.value for s in app.success)
+    assert any("No interview matches" in i.value for i in app.info)  # cancelled ones are hidden by default
+    app.toggle(key="recruiting_calendar_cancelled").set_value(True).run()
+    no_errors(app)
+    assert list(keyed(app, "recruiting_calendar_table")["status"]) == ["Cancelled"]
+    assert event.id
+
+
+def test_a_plan_with_one_modification_shows_its_steps_and_diff(page, data_dir):
+    plans = PlanStore(store_of(data_dir).engine)
+    steps = [PlanStep(step=1, agent="matching", action="Rank the candidates for J001"),
+             PlanStep(step=2, agent="communication", action="Draft the outreach emails", mode="interrupt")]
+    plan = Plan(goal=HOSTILE, workflow_type="bulk_outreach", steps=steps,
+                estimated_actions=EstimatedActions(emails=12, api_calls=3))
+    plan_id = plans.save(plan, session_id="s1", user_id="recruiter")
+    changed = plan.with_steps([steps[0], PlanStep(step=2, agent="communication", action=HOSTILE)])
+    plans.add_modification(plan_id, changed, [f"- 2. communication: {steps[1].action}", f"+ 2. communication: {HOSTILE}"],
+                           by="recruiter", instruction=f"Rewrite step 2: {HOSTILE}")
+    app = open_tab(page(PAGE), "Plans")
+    listed = table(app, "recruiting_plans_table")
+    assert list(listed["id"]) == [plan_id] and listed.iloc[0]["goal"] == HOSTILE
+    select(app, "recruiting_plans_table")
+    shown = table(app, "recruiting_plan_steps")
+    assert list(shown["action"]) == ["Rank the candidates for J001", HOSTILE]
+    assert list(shown["agent"]) == ["matching", "communication"]
+    assert any(t.value == HOSTILE for t in app.text)  # the goal as text
+    assert any(t.value == f"Instruction: Rewrite step 2: {HOSTILE}" for t in app.text)
+    assert any(c.value == f"- 2. communication: {steps[1].action}\n+ 2. communication: {HOSTILE}" for c in app.code)
+    assert any("12 email(s), 3 API call(s)" in c.value for c in app.caption)
+    assert any("**Modifications** · 1" == m.value for m in app.markdown)
+    assert_no_markup(app)
+
+
+def test_undo_of_a_status_change_restores_the_previous_stage_and_adds_a_history_row(page, data_dir):
+    store = store_of(data_dir)
+    store.upsert_candidates([Candidate("C901", HOSTILE, "Python.", "u@example.com", None, (), 2, None, None)])
+    app_id = store.add_application("C901", "J001", "new")
+    store.set_status("C901", "J001", "screening", actor="pipeline_agent", note="a good fit")
+    app = open_tab(page(PAGE), "Pipeline")
+    app.selectbox(key="recruiting_pipeline_application").set_value(app_id).run()
+    no_errors(app)
+    assert not app.button(key="recruiting_pipeline_undo").disabled
+    app.button(key="recruiting_pipeline_undo").click().run()
+    no_errors(app)
+    [application] = store.applications(candidate_id="C901")
+    assert application["status"] == "new"
+    history = store.history(app_id)
+    assert len(history) == 3 and history[-1]["from_status"] == "screening" and history[-1]["to_status"] == "new"
+    assert history[-1]["actor"] == "recruiter" and history[-1]["note"] == "undo of new → screening"
+    assert len(table(app, "recruiting_pipeline_history")) == 3
+    assert any("is back to New" in unescape_markdown(s.value) for s in app.success)
+    assert_no_markup(app)
+
+    created = store.add_application("C901", "J002", "new")  # only its creation: nothing to undo
+    app.run()
+    app.selectbox(key="recruiting_pipeline_application").set_value(created).run()
+    no_errors(app)
+    assert app.button(key="recruiting_pipeline_undo").disabled

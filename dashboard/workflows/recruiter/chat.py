@@ -68,8 +68,8 @@ def guardrail_banners(values: Mapping[str, Any]) -> None:
                        icon=SEVERITY_ICONS.get(finding.get("severity"), ":material/warning:"))
 
 
-# Every message is a new turn, a yes or no to a paused status change too (the router's check_paused finds it):
-# the chat answers no interrupt itself, and the studio below keeps the typed approval form.
+# Every message is a new turn, a yes or no to a paused status change or plan too (the router's check_paused finds
+# it): the chat's box answers no interrupt itself; the cards under it answer the plan's and the status change's.
 CHAT = Chat(
     key=KEY, turns=conversation, kind="", max_chars=64_000, too_long=_too_long, send_label="Send",
     continue_label="Continue the turn", new_turn=next_turn,
@@ -79,8 +79,13 @@ CHAT = Chat(
 
 
 def render_chat(session: Session) -> None:
+    """The conversation, then the approval card of the interrupt the turn waits at (dashboard/.../cards.py)."""
+    from dashboard.workflows.recruiter.cards import render_cards
+
     chat = dataclasses.replace(CHAT, max_chars=_max_chars())
     render_generic_chat(session, chat, header=guardrail_banners)
+    if services.background_runs().active(session.thread_id) is None:
+        render_cards(session)
 
 
 def render_start_form(spec: PipelineSpec) -> None:

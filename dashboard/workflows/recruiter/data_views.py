@@ -1,5 +1,6 @@
-"""The Recruiting data page's views: the counters and the Jobs, Candidates, Pipeline and Guardrail log tabs (the
-Import tab is data_import.py). Text from outside (titles, descriptions, resumes, names, log messages) is shown as
+"""The Recruiting data page's views: the counters and the Jobs, Candidates, Pipeline (with the undo of an
+application's last change) and Guardrail log tabs (the Outbox, Calendar and Plans tabs are data_effects.py, the
+Import tab data_import.py). Text from outside (titles, descriptions, resumes, names, log messages) is shown as
 table cells, st.code or escaped Markdown: never as formatting, links or HTML."""
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.workflows.recruiter import charts, stores
+from dashboard.workflows.recruiter.data_effects import render_calendar_tab, render_outbox_tab, render_plans_tab, \
+    rerun_saying, show_flash
 from dashboard.workflows.recruiter.data_import import render_import_tab
 from pipelines.core.guardrails.findings import CHECKS
 from pipelines.core.guardrails.injection import detect_injection
@@ -19,7 +22,7 @@ from pipelines.core.markup import escape_markdown
 from pipelines.recruiter.records import APPLICATION_STATUSES
 from pipelines.recruiter.store import RecruitingStore
 
-TABS = ("Jobs", "Candidates", "Pipeline", "Guardrail log", "Import")
+TABS = ("Jobs", "Candidates", "Pipeline", "Outbox", "Calendar", "Plans", "Guardrail log", "Import")
 TAB_KEY = "recruiting_data_tab"
 CANDIDATE_LIMIT = 500
 LOG_LIMIT = 500
@@ -81,6 +84,7 @@ def render_data_page(store: RecruitingStore) -> None:
     tabs = dict(zip(TABS, st.tabs(list(TABS), key=TAB_KEY, on_change="rerun")))
     renderers: dict[str, Callable[[RecruitingStore], None]] = {
         "Jobs": render_jobs_tab, "Candidates": render_candidates_tab, "Pipeline": render_pipeline_tab,
+        "Outbox": render_outbox_tab, "Calendar": render_calendar_tab, "Plans": render_plans_tab,
         "Guardrail log": render_log_tab, "Import": render_import_tab}
     for name, render in renderers.items():
         with tabs[name]:
@@ -217,13 +221,31 @@ def render_history(store: RecruitingStore, frame: pd.DataFrame) -> None:
     chosen = st.selectbox("Application", list(labels), index=None, format_func=labels.get,
                           key="recruiting_pipeline_application", placeholder="Choose an application",
                           label_visibility="collapsed")
+    show_flash()
     if chosen is None:
         return
-    history = charts.history_frame(store.history(chosen))
+    rows = store.history(chosen)
+    application = frame[frame["id"] == chosen]
+    if not application.empty:
+        render_undo(store, application.iloc[0], rows)
+    history = charts.history_frame(rows)
     for column in ("from_status", "to_status"):
         history[column] = history[column].map(lambda s: charts.stage_label(s) if s in APPLICATION_STATUSES else s)
     st.dataframe(history, hide_index=True, width="stretch", placeholder="—", key="recruiting_pipeline_history",
                  column_config=HISTORY_CONFIG)
+
+
+def render_undo(store: RecruitingStore, application: Any, history: list[dict[str, Any]]) -> None:
+    """Set the application back to the stage it had before its last change; the undo is a change of its own in the
+    history (so it can be undone too). Disabled when the last change has no earlier stage (the creation)."""
+    last = history[-1] if history else None
+    previous = last["from_status"] if last and last["from_status"] in APPLICATION_STATUSES else None
+    if st.button("Undo the last change", key="recruiting_pipeline_undo", icon=":material/undo:", disabled=previous is None,
+                 help=f"Back to {charts.stage_label(previous)}: written to the history as a change of its own."
+                 if previous else "No earlier stage to go back to.") and previous:
+        store.set_status(str(application.candidate_id), str(application.job_id), previous, actor="recruiter",
+                         note=f"undo of {previous} → {last['to_status']}")
+        rerun_saying(f"{application.candidate_name} · {application.job_id} is back to {charts.stage_label(previous)}.")
 
 
 # --- guardrail log -------------------------------------------------------------------------------------------------

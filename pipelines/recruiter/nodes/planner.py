@@ -56,7 +56,7 @@ def generate_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> di
     plan_id = PlanStore(ctx.services.store.engine).save(plan, state.get("session_id") or "", state.get("user_id") or "")
     workflow_id = ctx.services.store.start_workflow(
         state.get("session_id") or "", user_id=state.get("user_id") or "recruiter", workflow_type=plan.workflow_type,
-        graph_name="planner", thread_id=thread_id(), status="running", summary=plan.goal, plan_id=plan_id)
+        graph_name="planner", thread_id=thread_id(), status="paused", summary=plan.goal, plan_id=plan_id)
     return {**found, "plan": plan.model_dump(mode="json"), "plan_id": plan_id, "workflow_id": workflow_id,
             "workflow_type": plan.workflow_type, "plan_revisions": 0, "plan_diff": [], "language": lang, "cursor": 0,
             "last_agent": "", "top": _count_in(plan), "batch_id": plan_id, "drafts": [], "candidate_ids": [],

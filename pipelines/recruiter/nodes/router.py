@@ -56,7 +56,7 @@ def check_paused(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict
         if waiting is None:
             services.store.set_workflow_status(row["id"], "cancelled", "its run no longer waits for an answer")
             continue
-        return {"paused_workflow": {"id": row["id"], "workflow_type": row["workflow_type"],
+        return {"paused_workflow": {"id": row["id"], "workflow_type": row["workflow_type"], "kind": waiting.get("kind", ""),
                                     "thread_id": row["langgraph_thread_id"], "question": waiting.get("question", ""),
                                     "answer": answer_to_pause(state.get("message") or "")}}
     return {"paused_workflow": None}
@@ -67,15 +67,37 @@ def route_after_check_paused(state: RouterState) -> str:
     return "resume_workflow" if paused and paused.get("answer") is not None else "classify_intent"
 
 
+def answer_for(kind: str, yes: bool, waiting: dict[str, Any]) -> dict[str, Any]:
+    """A chat's yes or no as the typed answer of the interrupt it resumes: yes approves everything proposed, no
+    approves nothing (or cancels)."""
+    if kind == "plan_approval":
+        return {"action": "approve" if yes else "cancel"}
+    if kind in ("shortlist_approval", "final_approval"):
+        return {"approved_ids": ["all"] if yes else []}
+    if kind == "interview_slot_choice":
+        return {} if yes else {"cancel": True}
+    if kind == "pipeline_cleanup_approval":
+        return {"approved_ids": [p["id"] for p in waiting.get("proposals") or []] if yes else []}
+    return {"approve": yes, "note": ""}
+
+
 def resume_workflow(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
-    """Answer the paused workflow's interrupt with this message's yes or no and run it on, in its own thread."""
+    """Answer the paused workflow's interrupt with this message's yes or no and run it on, in its own thread; the
+    reply is what that run said in the conversation (its nodes write it there)."""
     services, paused = runtime.context.services, state["paused_workflow"]
-    lang = language_of(state.get("message") or "")
-    after = services.resume_paused(paused["thread_id"], {"approve": bool(paused["answer"]), "note": ""},
-                                   runtime.context)
-    reply = after.get("reply") or t(lang, "Done.", "完成。")
-    save_turn(services, state, reply)
-    return {"intent": "resume", "workflow_type": paused["workflow_type"], "reply": reply, "language": lang,
+    lang, session_id = language_of(state.get("message") or ""), state.get("session_id") or ""
+    vault = PiiVault.from_entries(services.store.vault_entries(session_id))
+    services.store.add_message(session_id, "user", vault.restore(state.get("message") or ""), thread_id())
+    before = len(services.store.recent_messages(session_id, 10_000))
+    waiting = services.waiting_interrupt(paused["thread_id"]) or {}
+    after = services.resume_paused(paused["thread_id"], answer_for(paused.get("kind") or "", bool(paused["answer"]),
+                                                                    waiting), runtime.context)
+    said = [m["content"] for m in services.store.recent_messages(session_id, 10_000)[before:] if m["role"] == "assistant"]
+    waiting_next = services.waiting_interrupt(paused["thread_id"]) if not said else None
+    reply = "\n\n".join(said) or (waiting_next or {}).get("question") or t(lang, "Done.", "完成。")
+    if not said:
+        services.store.add_message(session_id, "assistant", reply, thread_id())
+    return {"intent": "resume", "workflow_type": paused["workflow_type"], "reply": vault.mask(reply), "language": lang,
             "action": after.get("action"), "guardrail_findings": [], "blocked": False}
 
 

@@ -125,3 +125,33 @@ def test_the_pipeline_cleanup_waits_for_its_approval(turn, recruiting):
         assert session.pending_interrupts()[0].kind == CLEANUP_APPROVAL
         answer(session, CLEANUP_APPROVAL, {"approved_ids": []})
     assert session.status() == "completed"
+
+
+def test_a_paused_plan_goes_on_from_the_chat_after_a_restart(settings, recruiter, recruiting):
+    from pipelines.core.runtime.studio import Studio
+    from pipelines.recruiter.services import forget_stores, open_store
+
+    studio = Studio.from_settings(settings)
+    first = studio.new_session(recruiter, {"message": CHAIN, "session_id": "rs"}, settings)
+    first.run("end")
+    assert first.pending_interrupts()[0].kind == PLAN_APPROVAL
+    studio.close()
+    forget_stores()  # a new process: nothing in memory survives
+    restarted = Studio.from_settings(settings)
+    try:
+        for expected in ("shortlist", "Send which", "Which interview time", None):
+            turn = restarted.new_session(recruiter, {"message": "yes", "session_id": "rs"}, settings)
+            turn.run("end")
+            assert turn.values()["intent"] == "resume"
+            waiting = restarted.open_session(recruiter, first.thread_id, settings).pending_interrupts()
+            if expected is None:
+                assert waiting == []
+            else:
+                assert waiting and expected.lower() in str(waiting[0].value.get("question", "")).lower() \
+                    or expected == "shortlist" and waiting[0].kind == SHORTLIST_APPROVAL
+        assert restarted.open_session(recruiter, first.thread_id, settings).status() == "completed"
+        store = open_store(settings)
+        assert store.paused_workflows("rs") == []
+        assert "Interview:" in said(store, "rs")
+    finally:
+        restarted.close()

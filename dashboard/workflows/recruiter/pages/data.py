@@ -1,4 +1,5 @@
-"""Recruiting data: jobs, candidates, the pipeline by stage, the guardrail log, and imports of JSONL or CSV files."""
+"""Recruiting data: jobs, candidates, the pipeline by stage (with each application's history and its undo), the
+outbox, the interview calendar, the plans with their changes, the guardrail log, and imports of JSONL or CSV files."""
 
 import streamlit as st
 
@@ -8,7 +9,8 @@ from dashboard.workflows.recruiter.data_views import render_data_page
 from pipelines.core.markup import escape_markdown
 
 st.title("Recruiting data")
-st.caption("What Open Recruiter's chat and agents work with: jobs, candidates, applications by stage, and every "
+st.caption("What Open Recruiter's chat and agents work with and what they did: jobs, candidates, applications by "
+           "stage, the emails in the outbox, the interviews booked, the plans and their changes, and every "
            "guardrail warning and block. `python -m pipelines recruiter import` does the Import tab's work from a "
            "terminal.")
 try:

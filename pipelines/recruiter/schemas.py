@@ -79,6 +79,13 @@ class SlotChoice(BaseModel):
     cancel: bool = False
 
 
+class EmailDraft(BaseModel):
+    """The Communication agent's model answer: one outreach email."""
+
+    subject: str = Field(min_length=1, max_length=300)
+    body: str = Field(min_length=1, max_length=8000)
+
+
 class ShortlistDecision(BaseModel):
     """The recruiter's answer to a shortlist (the chain's first approval, a candidate review's confirmation)."""
 

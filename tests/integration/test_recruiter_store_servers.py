@@ -5,6 +5,7 @@ two processes race for the last emails of the day."""
 from __future__ import annotations
 
 import multiprocessing
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -100,3 +101,58 @@ def test_two_processes_never_send_more_than_the_daily_limit(store, server_url):
     assert sum(granted) == 30  # 50 a day, 20 already used: the two processes together got exactly the 30 left
     limiter = ActionLimiter(store.engine, daily={"emails": 50}, batch_caps={"emails": 20}, today=lambda: DAY)
     assert limiter.used("emails") == 50 and not limiter.check("emails", 1).allowed
+
+
+def test_a_paused_plan_resumes_from_the_chat_after_a_restart_on_server_checkpoints(server_url, postgres_url, tmp_path):
+    """The plan's run waits on PostgreSQL checkpoints with its recruiting data on the server: a new studio (a
+    restarted app) finds it through the workflows table and a chat "yes" approves it."""
+    from pipelines.core.registry import get_spec
+    from pipelines.core.runtime.studio import Studio
+    from pipelines.core.settings import load_settings
+    from pipelines.recruiter.services import forget_stores
+
+    engine = make_engine(server_url)
+    metadata.drop_all(engine)
+    guardrail_metadata.drop_all(engine)
+    engine.dispose()
+    forget_stores()
+    settings = load_settings(data_dir=str(tmp_path), checkpoint_url=postgres_url, db_url=server_url)
+    recruiter = get_spec("recruiter")
+    studio = Studio.from_settings(settings)
+    first = studio.new_session(recruiter, {"message": "Clean up the pipeline", "session_id": "srv"}, settings)
+    first.run("end")
+    assert first.pending_interrupts()[0].kind == "plan_approval"
+    studio.close()
+    forget_stores()
+    restarted = Studio.from_settings(settings)
+    try:
+        answer = restarted.new_session(recruiter, {"message": "yes", "session_id": "srv"}, settings)
+        answer.run("end")
+        assert answer.values()["intent"] == "resume"
+        waiting = restarted.open_session(recruiter, first.thread_id, settings).pending_interrupts()
+        assert not waiting or waiting[0].kind == "pipeline_cleanup_approval"
+    finally:
+        restarted.close()
+        forget_stores()
+
+
+def test_two_bookers_never_overlap_one_interviewer_on_the_server(store):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from pipelines.recruiter.calendar_events import InterviewCalendar, SlotTaken
+
+    store.upsert_jobs([Job("J001", "Backend", "Java")])
+    store.upsert_candidates([Candidate("C1", "A", "x"), Candidate("C2", "B", "y")])
+    start = datetime(2026, 12, 1, 10, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+    def book(candidate: str) -> bool:
+        try:
+            InterviewCalendar(store.engine).book(candidate, "J001", "I01", start)
+            return True
+        except SlotTaken:
+            return False
+
+    with ThreadPoolExecutor(2) as pool:
+        won = list(pool.map(book, ["C1", "C2"]))
+    assert sorted(won) == [False, True]

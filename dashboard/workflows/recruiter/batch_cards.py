@@ -142,10 +142,14 @@ def render_slot_card(pending: PendingInterrupt, action: str | None) -> Any:
     people = ", ".join(str(c) for c in value.get("candidate_ids") or [])
     st.markdown(f"**Candidates:** {escape_markdown(people or '—')}")
     st.caption("The first candidate takes the chosen slot, the next ones the proposed slots after it, in order.")
-    labels = {str(s["start"]): escape_markdown(slot_label(s)) for s in slots}
-    chosen = st.radio("Interview slot", list(labels), format_func=labels.get, key=_key(pending, "slot")) if labels else None
+    starts: dict[str, str] = {}  # the label shown -> the slot's ISO start
+    for slot in slots:
+        label = escape_markdown(slot_label(slot))
+        starts[label if label not in starts else f"{label} #{len(starts) + 1}"] = str(slot["start"])
+    label = st.radio("Interview slot", list(starts), key=_key(pending, "slot")) if starts else None
+    chosen = starts.get(label or "")
     cols = st.columns([1, 1, 3])
-    if labels:
+    if starts:
         _button(pending, "Book this time", "book", primary=True, container=cols[0])
     _button(pending, "Cancel scheduling", "cancel", container=cols[1])
     if action == "cancel":

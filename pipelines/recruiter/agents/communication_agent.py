@@ -12,8 +12,12 @@ from langgraph.runtime import Runtime
 
 from pipelines.core.guardrails.output_validator import validate_output_text
 from pipelines.core.guardrails.pii import PiiVault
+from pipelines.core.models.failures import answer_or
+from pipelines.core.text import LANGUAGE_NAMES
 from pipelines.recruiter.answers import outreach_draft, t
 from pipelines.recruiter.outbox import Outbox
+from pipelines.recruiter.prompts import DRAFT_EMAIL
+from pipelines.recruiter.schemas import EmailDraft
 from pipelines.recruiter.state import RecruiterContext
 
 
@@ -46,12 +50,24 @@ def load_context(state: CommunicationAgentState, runtime: Runtime[RecruiterConte
 
 
 def draft_email(state: CommunicationAgentState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
-    """A personalised draft from the resume's matched skills and the job (offline template, bilingual)."""
+    """A personalised draft from the resume's matched skills and the job: the model's with a provider (validated
+    next), or the offline bilingual template."""
     if state.get("context") is None:
         return {"draft": None}
-    store = runtime.context.services.store
-    person, job = store.candidate(state["candidate_id"]), store.job(state["job_id"])
-    return {"draft": outreach_draft(person, job, state.get("language") or "en", state["context"]["matched"])}
+    ctx, lang = runtime.context, state.get("language") or "en"
+    person, job = ctx.services.store.candidate(state["candidate_id"]), ctx.services.store.job(state["job_id"])
+    template = outreach_draft(person, job, lang, state["context"]["matched"])
+    if ctx.gateway.is_offline:
+        return {"draft": template}
+
+    def offline() -> EmailDraft:
+        return EmailDraft(subject=template["subject"], body=template["body"])
+
+    written = answer_or(lambda: ctx.gateway.structured(
+        "recruiter_draft_email", EmailDraft, DRAFT_EMAIL.format_messages(
+            language=LANGUAGE_NAMES[lang], name=person.name, job_title=job.title,
+            skills=", ".join(state["context"]["matched"]) or "-"), offline=offline), lambda failure: offline())
+    return {"draft": {"to": template["to"], "subject": written.subject, "body": written.body}}
 
 
 def validate(state: CommunicationAgentState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
@@ -73,6 +89,7 @@ def finalize(state: CommunicationAgentState, runtime: Runtime[RecruiterContext])
     person = store.candidate(candidate_id)
     name = person.name if person else candidate_id
     draft, findings = state.get("draft"), state.get("findings") or []
+    # Unsafe text is not written; anything else is, with its findings, for aggregate_results to judge the batch.
     blocked = any(f["severity"] == "blocked" for f in findings)
     if draft is None or blocked or not draft["to"]:
         why = (t(lang, "no email address on file", "没有邮箱") if draft and not draft["to"]

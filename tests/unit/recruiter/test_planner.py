@@ -4,6 +4,7 @@ of drafts with Send, sending through a local SMTP server, and the pipeline clean
 
 from __future__ import annotations
 
+from pipelines.core.guardrails.log import GuardrailLog
 from pipelines.recruiter.outbox import Outbox
 from pipelines.recruiter.plan_store import PlanStore
 from pipelines.recruiter.state import (
@@ -155,3 +156,42 @@ def test_a_paused_plan_goes_on_from_the_chat_after_a_restart(settings, recruiter
         assert "Interview:" in said(store, "rs")
     finally:
         restarted.close()
+
+
+def test_a_fake_model_runs_the_chain_and_aggregate_discards_its_invented_candidate(studio, recruiter, settings,
+                                                                                   recruiting):
+    """The planner's plan and the drafts come from a scripted model; one draft names a candidate who does not exist,
+    and aggregate_results discards it before the final approval shows the batch."""
+    from dataclasses import replace
+
+    from pipelines.core.models.gateway import ModelGateway
+    from tests.support.fake_chat import ScriptedChatModel
+
+    def respond(tool, messages):
+        text = "\n".join(str(m.content) for m in messages)
+        if tool == "IntentDecision":
+            return {"intent": "plan", "workflow_type": "chain", "reasoning": "several steps"}
+        if tool == "Plan":
+            return {"goal": "Hire for J001", "workflow_type": "bulk_outreach", "agents_required": ["matching", "communication"],
+                    "steps": [{"step": 1, "agent": "matching", "action": "Rank the top 2 candidates for J001"},
+                              {"step": 2, "agent": "communication", "action": "Draft an email to each", "mode": "parallel"},
+                              {"step": 3, "agent": "supervisor", "action": "Approve sending", "mode": "interrupt"}],
+                    "estimated_actions": {"emails": 2, "api_calls": 3}}
+        if tool == "EmailDraft":
+            if "Priya Nair" in text:
+                return {"subject": "Java role", "body": "Hi Priya, your Kafka work fits J001. Zorro Unknown (C777) says hi."}
+            return {"subject": "Java role", "body": "Hi there, would you like to talk about J001?"}
+        return "ok"
+
+    model_settings = replace(settings, provider="openai", model="scripted", backoff_s=0.0, max_retries=0)
+    gateway = ModelGateway(model_settings, chat_model=ScriptedChatModel(responder=respond), sleep=lambda s: None)
+    session = studio.new_session(recruiter, {"message": "Find people for J001 and write to them", "session_id": "fm"},
+                                 model_settings, gateway=gateway)
+    session.run("end")
+    answer(session, PLAN_APPROVAL, {"action": "approve"})
+    drafts = session.pending_interrupts()[0].value["drafts"]
+    assert drafts and "C001" not in {d["candidate_id"] for d in drafts}  # the invented name's draft is gone
+    logged = {row["check_name"] for row in GuardrailLog(recruiting.engine).entries(session_id="fm")}
+    assert "output_hallucination" in logged
+    discarded = [m for m in Outbox(recruiting.engine).drafts(session_id="fm") if m.status == "discarded"]
+    assert [m.candidate_id for m in discarded] == ["C001"]

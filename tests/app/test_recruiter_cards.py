@@ -1,0 +1,185 @@
+"""The recruiter's approval cards in AppTest: a job launch approved on its plan card and sent from the email review
+(some drafts, one subject edited), a plan modified through the instruction box (the diff previewed, the plan shown
+again with its revision counter) then cancelled, the chain through the shortlist, the drafts and the slot picker,
+the pipeline cleanup list, hostile text in a draft edit kept as text, and an answer to a question that has moved on."""
+
+import time
+
+import pytest
+
+from pipelines.core.settings import load_settings
+from pipelines.recruiter.outbox import Outbox
+from pipelines.recruiter.services import forget_stores, open_store
+from tests.app.conftest import no_errors
+
+KEY = "recruiter"
+CARD = "recruiter_card_"
+LAUNCH = "Launch the job J001: find candidates and send them outreach emails"
+CHAIN = "Find candidates for J001, email them, then schedule interviews"
+HOSTILE = "**Bold** [link](http://evil.example) <script>alert(1)</script> :red[red]"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_stores():
+    forget_stores()
+    yield
+    forget_stores()
+
+
+def texts(app):
+    return " ".join(m.value for m in [*app.markdown, *app.caption, *app.info, *app.success, *app.warning, *app.error])
+
+
+def chat_lines(app):
+    return [(m.name, " ".join(x.value for x in m.markdown)) for m in app.get("chat_message")]
+
+
+def settle(app, limit_s: float = 90.0):
+    """Rerun until the turn's background run has landed (the first question builds the matcher's index)."""
+    deadline = time.monotonic() + limit_s
+    while "running in the background" in texts(app) and time.monotonic() < deadline:
+        time.sleep(0.3)
+        app.run()
+    no_errors(app)
+
+
+def start(page, message, role="recruiter"):
+    app = page(KEY)
+    no_errors(app)
+    app.radio(key=f"{KEY}_start_role").set_value(role)
+    app.text_area(key=f"{KEY}_first_message").input(message)
+    next(b for b in app.button if b.label == "Send").click().run()
+    settle(app)
+    return app
+
+
+def card_button(app, label):
+    return next(b for b in app.button if (b.key or "").startswith(CARD) and b.label == label)
+
+
+def click(app, label):
+    card_button(app, label).click().run()
+    settle(app)
+
+
+def picks(app):
+    return [c for c in app.checkbox if (c.key or "").startswith(CARD) and "_pick_" in c.key]
+
+
+def card_labels(app):
+    return {b.label for b in app.button if (b.key or "").startswith(CARD)}
+
+
+def metric(app, label):
+    return next(m.value for m in app.metric if m.label == label)
+
+
+def outbox(data_dir):
+    return {m.id: m for m in Outbox(open_store(load_settings(data_dir=str(data_dir)), demo=False).engine).drafts()}
+
+
+def assistant_said(app):
+    return "\n".join(text for role, text in chat_lines(app) if role == "assistant").replace("\\", "")
+
+
+def test_a_job_launch_is_approved_on_its_card_and_some_edited_drafts_are_sent(page, data_dir):
+    app = start(page, LAUNCH)
+    assert {"Approve", "Modify", "Cancel"} <= card_labels(app)
+    assert "Launch the job J001" in texts(app) and metric(app, "Revisions") == "0 of 3"
+    assert "answer above" in " ".join(i.value for i in app.info)  # the studio leaves the plan to the card
+    click(app, "Approve")
+    boxes = picks(app)
+    assert len(boxes) >= 3 and all(b.value for b in boxes)
+    assert "Emails left today" in {m.label for m in app.metric}
+    for box in boxes[2:]:
+        box.uncheck()
+    app.run()
+    first_id = boxes[0].key.rsplit("_", 1)[1]
+    app.text_input(key=f"{boxes[0].key.rsplit('_pick_', 1)[0]}_subject_{first_id}").input("A role for you at J001").run()
+    assert "Send 2 selected" in card_labels(app)
+    click(app, "Send 2 selected")
+    assert "not sent: no SMTP server" in chat_lines(app)[-1][1]
+    messages = outbox(data_dir)
+    assert messages[int(first_id)].subject == "A role for you at J001"
+    assert messages[int(first_id)].status == "not_sent"
+    assert sum(m.status == "discarded" for m in messages.values()) == len(boxes) - 2
+    assert not card_labels(app)  # nothing waits any more
+
+
+def test_a_modification_through_the_instruction_shows_the_diff_and_the_plan_again_then_cancel(page, data_dir):
+    app = start(page, LAUNCH)
+    click(app, "Modify")
+    assert card_button(app, "Submit changes").disabled and "No change yet." in texts(app)
+    next(t for t in app.text_area if t.label == "Instruction (optional)").input("only 3 candidates").run()
+    preview = " ".join(c.value for c in app.code)
+    assert "top 3" in preview and preview.lstrip()[0] in "~+-↕"
+    click(app, "Submit changes")
+    said = assistant_said(app)
+    assert "Changes:" in said and "top 3" in said
+    assert metric(app, "Revisions") == "1 of 3" and {"Approve", "Modify", "Cancel"} <= card_labels(app)
+    click(app, "Cancel")
+    assert "cancelled" in chat_lines(app)[-1][1] and not card_labels(app)
+    assert outbox(data_dir) == {}
+
+
+def test_the_chain_goes_through_the_shortlist_the_drafts_and_the_slot_picker(page, data_dir):
+    app = start(page, CHAIN)
+    click(app, "Approve")
+    boxes = picks(app)
+    assert boxes and any(b.label.startswith("1\\.") or b.label.startswith("1.") for b in boxes)
+    assert len(app.dataframe) >= 1
+    for box in boxes[2:]:
+        box.uncheck()
+    app.run()
+    click(app, "Go on with 2 selected")
+    drafts = picks(app)
+    assert len(drafts) == 2
+    click(app, "Send 2 selected")
+    slot = next(r for r in app.radio if (r.key or "").startswith(CARD))
+    assert len(slot.options) > 1 and "UTC" in slot.options[0]
+    slot.set_value(slot.options[1]).run()
+    click(app, "Book this time")
+    said = assistant_said(app)
+    assert "not sent: no SMTP server" in said and "Interview:" in said
+    assert not card_labels(app)
+
+
+def test_the_pipeline_cleanup_goes_through_its_list(page, data_dir):
+    app = start(page, "Clean up the pipeline")
+    click(app, "Approve")
+    boxes = picks(app)
+    assert boxes and not any(b.value for b in boxes)
+    boxes[0].check().run()
+    click(app, "Carry out 1 selected")
+    assert not card_labels(app)
+    assert chat_lines(app)[-1][0] == "assistant"
+
+
+def test_hostile_text_in_a_draft_edit_is_kept_as_text(page, data_dir):
+    app = start(page, LAUNCH)
+    click(app, "Approve")
+    boxes = picks(app)
+    for box in boxes[1:]:
+        box.uncheck()
+    app.run()
+    first_id = boxes[0].key.rsplit("_", 1)[1]
+    prefix = boxes[0].key.rsplit("_pick_", 1)[0]
+    app.text_input(key=f"{prefix}_subject_{first_id}").input(HOSTILE)
+    app.text_area(key=f"{prefix}_body_{first_id}").input(f"Hello\n# {HOSTILE}\n![x](http://evil.example/p.png)").run()
+    no_errors(app)
+    assert "Edited: subject, body" in texts(app)
+    assert "<script>" not in " ".join(m.value for m in app.markdown)
+    click(app, "Send 1 selected")
+    message = outbox(data_dir)[int(first_id)]
+    assert message.subject == HOSTILE and message.body.startswith(f"Hello\n# {HOSTILE}\n![x](")
+    shown = " ".join(m.value for m in app.markdown)
+    assert "<script>" not in shown and "](http://evil" not in shown
+
+
+def test_an_answer_to_a_question_that_has_moved_on_is_refused_with_a_note(page, data_dir):
+    app = start(page, LAUNCH)
+    app.session_state["recruiter_card_request"] = ("an-older-question", "approve")
+    app.run()
+    no_errors(app)
+    assert any("moved on" in w.value for w in app.warning)
+    assert {"Approve", "Modify", "Cancel"} <= card_labels(app)  # the current plan still waits

@@ -7,7 +7,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
 from pipelines.core.guardrails.output_validator import validate_output_text
@@ -18,6 +18,7 @@ from pipelines.recruiter.answers import outreach_draft, t
 from pipelines.recruiter.outbox import Outbox
 from pipelines.recruiter.prompts import DRAFT_EMAIL
 from pipelines.recruiter.schemas import EmailDraft
+from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.state import RecruiterContext
 
 
@@ -109,15 +110,8 @@ def finalize(state: CommunicationAgentState, runtime: Runtime[RecruiterContext])
 
 
 def build_communication_agent() -> StateGraph:
-    graph = StateGraph(CommunicationAgentState, context_schema=RecruiterContext, input_schema=CommunicationAgentInput,
-                       output_schema=CommunicationAgentOutput)
-    graph.add_node("load_context", load_context)
-    graph.add_node("draft_email", draft_email)
-    graph.add_node("validate", validate)
-    graph.add_node("finalize", finalize)
-    graph.add_edge(START, "load_context")
-    graph.add_edge("load_context", "draft_email")
-    graph.add_edge("draft_email", "validate")
-    graph.add_edge("validate", "finalize")
-    graph.add_edge("finalize", END)
-    return graph
+    return linear_agent(CommunicationAgentState, CommunicationAgentInput, CommunicationAgentOutput,
+                        ("load_context", load_context),
+                        ("draft_email", draft_email),
+                        ("validate", validate),
+                        ("finalize", finalize))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
 from pipelines.recruiter.agents.profiles import job_profile
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.skills import vocabulary
+from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.state import RecruiterContext
 
 
@@ -56,13 +57,7 @@ def finalize(state: JdAgentState) -> dict[str, Any]:
 
 
 def build_jd_agent() -> StateGraph:
-    graph = StateGraph(JdAgentState, context_schema=RecruiterContext, input_schema=JdAgentInput,
-                       output_schema=JdAgentOutput)
-    graph.add_node("extract", extract)
-    graph.add_node("validate", validate)
-    graph.add_node("finalize", finalize)
-    graph.add_edge(START, "extract")
-    graph.add_edge("extract", "validate")
-    graph.add_edge("validate", "finalize")
-    graph.add_edge("finalize", END)
-    return graph
+    return linear_agent(JdAgentState, JdAgentInput, JdAgentOutput,
+                        ("extract", extract),
+                        ("validate", validate),
+                        ("finalize", finalize))

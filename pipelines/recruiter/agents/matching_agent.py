@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, TypedDict
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
 from pipelines.core.guardrails.injection import detect_injection
 from pipelines.recruiter.answers import t
+from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.state import RecruiterContext
 
 CLOSED = ("rejected", "withdrawn", "hired")  # no outreach to someone already decided for this job
@@ -83,15 +84,8 @@ def finalize(state: MatchingAgentState) -> dict[str, Any]:
 
 
 def build_matching_agent() -> StateGraph:
-    graph = StateGraph(MatchingAgentState, context_schema=RecruiterContext, input_schema=MatchingAgentInput,
-                       output_schema=MatchingAgentOutput)
-    graph.add_node("load_context", load_context)
-    graph.add_node("rank", rank)
-    graph.add_node("score_and_explain", score_and_explain)
-    graph.add_node("finalize", finalize)
-    graph.add_edge(START, "load_context")
-    graph.add_edge("load_context", "rank")
-    graph.add_edge("rank", "score_and_explain")
-    graph.add_edge("score_and_explain", "finalize")
-    graph.add_edge("finalize", END)
-    return graph
+    return linear_agent(MatchingAgentState, MatchingAgentInput, MatchingAgentOutput,
+                        ("load_context", load_context),
+                        ("rank", rank),
+                        ("score_and_explain", score_and_explain),
+                        ("finalize", finalize))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
@@ -13,6 +13,7 @@ from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.agents.profiles import resume_profile
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.skills import vocabulary
+from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.state import RecruiterContext
 
 
@@ -73,13 +74,7 @@ def finalize(state: ResumeAgentState) -> dict[str, Any] | Command:
 
 
 def build_resume_agent() -> StateGraph:
-    graph = StateGraph(ResumeAgentState, context_schema=RecruiterContext, input_schema=ResumeAgentInput,
-                       output_schema=ResumeAgentOutput)
-    graph.add_node("extract", extract)
-    graph.add_node("validate", validate)
-    graph.add_node("finalize", finalize)
-    graph.add_edge(START, "extract")
-    graph.add_edge("extract", "validate")
-    graph.add_edge("validate", "finalize")
-    graph.add_edge("finalize", END)
-    return graph
+    return linear_agent(ResumeAgentState, ResumeAgentInput, ResumeAgentOutput,
+                        ("extract", extract),
+                        ("validate", validate),
+                        ("finalize", finalize))

@@ -14,11 +14,11 @@ from pipelines.core.guardrails.output_validator import validate_output_text
 from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.models.failures import answer_or
 from pipelines.core.text import LANGUAGE_NAMES
+from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.answers import outreach_draft, t
 from pipelines.recruiter.outbox import Outbox
 from pipelines.recruiter.prompts import DRAFT_EMAIL
 from pipelines.recruiter.schemas import EmailDraft
-from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.state import RecruiterContext
 
 

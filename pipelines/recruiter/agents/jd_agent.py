@@ -9,9 +9,9 @@ from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
 from pipelines.recruiter.agents.profiles import job_profile
+from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.skills import vocabulary
-from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.state import RecruiterContext
 
 

@@ -10,8 +10,8 @@ from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
 from pipelines.core.guardrails.injection import detect_injection
-from pipelines.recruiter.answers import t
 from pipelines.recruiter.agents.wiring import linear_agent
+from pipelines.recruiter.answers import t
 from pipelines.recruiter.state import RecruiterContext
 
 CLOSED = ("rejected", "withdrawn", "hired")  # no outreach to someone already decided for this job

@@ -11,9 +11,9 @@ from langgraph.types import Command
 
 from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.agents.profiles import resume_profile
+from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.skills import vocabulary
-from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.state import RecruiterContext
 
 

@@ -24,6 +24,10 @@ class RecruiterSettings(BaseModel):
         20, ge=1, le=10_000, title="Batch cap (items per batch)",
         description="The most emails or changes one request may do at once (seed §6: 20).",
         json_schema_extra={"env": "STEPWISE_RECRUITER_BATCH_CAP"})
+    plan_revisions: int = Field(
+        3, ge=0, le=20, title="Plan revisions",
+        description="How many times a plan may be modified before it must be approved or cancelled as it stands.",
+        json_schema_extra={"env": "STEPWISE_RECRUITER_PLAN_REVISIONS"})
     status_changes_per_day: int = Field(
         100, ge=0, le=100_000, title="Candidate status changes per day",
         description="Pipeline stage changes per day across every run and process (seed: 100).",

@@ -8,7 +8,7 @@ from typing import Any
 
 from pipelines.core.errors import validate_input
 from pipelines.core.settings import Settings
-from pipelines.core.spec import InterruptSpec, PipelineSpec, RuntimeDeps, lazy
+from pipelines.core.spec import Counter, InterruptSpec, PipelineSpec, RuntimeDeps, lazy
 from pipelines.recruiter.schemas import (
     CleanupDecision, DraftApproval, PlanDecision, RunInput, ShortlistDecision, SlotChoice, StatusDecision,
 )
@@ -71,6 +71,10 @@ SPEC = PipelineSpec(
     make_context=make_context,
     make_input=make_input,
     report=lazy("pipelines.recruiter.report", "build_report"),
+    counters=(
+        Counter("plan_revisions", "Plan revisions (modify rounds)", limit_field="max_plan_revisions", limit=3,
+                loop_edge=("planner:approve_plan", "planner:validate_plan")),
+    ),
     interrupts=(
         InterruptSpec(STATUS_APPROVAL, "Approve the status change", StatusDecision,
                       "Apply the proposed change of pipeline stage, or drop it. The recruiter can also answer yes or "

@@ -64,8 +64,10 @@ class PlannerState(PlannerInput, PlannerOutput, total=False):
 
     plan: dict[str, Any] | None
     plan_revisions: int
+    max_plan_revisions: int
     plan_diff: list[str]
-    plan_reasons: list[str]
+    plan_reasons: list[str]   # what validation cut or refused
+    plan_notes: list[str]     # what the last modification could not do, or the revision limit
     plan_decision: dict[str, Any] | None
     workflow_id: str
     cursor: int

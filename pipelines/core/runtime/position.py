@@ -108,6 +108,20 @@ class ThreadPosition:
         self._interrupts = (snap, result)
         return result
 
+    def nested_values(self) -> dict[str, Any]:
+        """The values of the subgraphs the run stands in (a paused plan inside the router), deepest first; the
+        root's own values are not included."""
+        merged: dict[str, Any] = {}
+
+        def walk(snapshot: StateSnapshot) -> None:
+            for task in snapshot.tasks:
+                if isinstance(task.state, StateSnapshot):
+                    walk(task.state)
+                    merged.update({k: v for k, v in (task.state.values or {}).items() if k not in merged})
+
+        walk(self.graph.get_state(self.config(self.cursor), subgraphs=True))
+        return merged
+
     def status(self) -> SessionStatus:
         snap = self.snapshot()
         if not snap.config or (not snap.values and not snap.next):

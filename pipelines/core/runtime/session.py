@@ -95,6 +95,8 @@ class Session:
 
     def counters(self) -> dict[str, dict[str, Any]]:
         values = self.values()
+        if any(c.field not in values for c in self.spec.counters):  # a counter of a subgraph the run is inside
+            values = {**self.position.nested_values(), **values}
         counters = {c.field: {"label": c.label, "value": c.value(values), "limit": c.limit_for(values)}
                     for c in self.spec.counters}
         for counter in self.spec.counters:  # said only when there is one, for the views to show it

@@ -23,9 +23,6 @@ from pipelines.recruiter.resolve import find_mentions
 from pipelines.recruiter.schemas import Plan, PlanDecision
 from pipelines.recruiter.state import PLAN_APPROVAL, PlannerState, RecruiterContext
 
-MAX_PLAN_REVISIONS = 3  # modify rounds before the plan must be approved or cancelled as it stands
-
-
 def _fresh(services: Any, state: PlannerState) -> dict[str, Any]:
     """Who and what the message names: the job, and candidates (a candidate review's subject)."""
     store = services.store
@@ -58,7 +55,8 @@ def generate_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> di
         state.get("session_id") or "", user_id=state.get("user_id") or "recruiter", workflow_type=plan.workflow_type,
         graph_name="planner", thread_id=thread_id(), status="paused", summary=plan.goal, plan_id=plan_id)
     return {**found, "plan": plan.model_dump(mode="json"), "plan_id": plan_id, "workflow_id": workflow_id,
-            "workflow_type": plan.workflow_type, "plan_revisions": 0, "plan_diff": [], "language": lang, "cursor": 0,
+            "workflow_type": plan.workflow_type, "plan_revisions": 0,
+            "max_plan_revisions": ctx.policy.plan_revisions, "plan_diff": [], "language": lang, "cursor": 0,
             "last_agent": "", "top": _count_in(plan), "batch_id": plan_id, "drafts": [], "candidate_ids": [],
             "guardrail_findings": [], "blocked": False, "action": None, "plan_status": "pending"}
 
@@ -91,7 +89,7 @@ def present_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dic
     emails, calls = plan.estimated_actions.emails, plan.estimated_actions.api_calls
     lines = [t(lang, f"Plan: {plan.goal}", f"计划：{plan.goal}"), *(step.label() for step in plan.steps),
              t(lang, f"Estimated: {emails} email(s), {calls} model call(s).", f"预计：{emails} 封邮件，{calls} 次模型调用。")]
-    lines += state.get("plan_reasons") or []
+    lines += [*(state.get("plan_reasons") or []), *(state.get("plan_notes") or [])]
     if state.get("plan_diff"):
         lines += [t(lang, "Changes:", "改动："), *state["plan_diff"]]
     lines.append(t(lang, "Approve, modify or cancel the plan.", "请批准、修改或取消这个计划。"))
@@ -109,8 +107,9 @@ def approve_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dic
     """INTERRUPT: approve, modify (edited steps and/or an instruction; shown as a diff and validated again), or
     cancel. Past the revision limit, a modify keeps the plan as it is and asks again."""
     lang, revisions = state.get("language") or "en", int(state.get("plan_revisions") or 0)
+    limit = int(state.get("max_plan_revisions") or 0)
     answer = interrupt({"kind": PLAN_APPROVAL, "plan": state["plan"], "plan_id": state.get("plan_id"),
-                        "revisions": revisions, "max_revisions": MAX_PLAN_REVISIONS,
+                        "revisions": revisions, "max_revisions": limit,
                         "question": t(lang, "Approve, modify or cancel the plan?", "批准、修改还是取消这个计划？")})
     try:
         decision = PlanDecision.parse(answer)
@@ -124,16 +123,16 @@ def approve_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dic
     if decision.action == "cancel":
         store.set_status(plan_id, "cancelled")
         return {"plan_decision": decision.model_dump(mode="json"), "plan_status": "cancelled"}
-    if revisions >= MAX_PLAN_REVISIONS:
+    if revisions >= limit:
         note = t(lang, f"The plan has been revised {revisions} times, the limit: approve or cancel it as it is.",
                  f"计划已修改 {revisions} 次，达到上限：请按现状批准或取消。")
-        return {"plan_decision": decision.model_dump(mode="json"), "plan_reasons": [note], "plan_diff": []}
+        return {"plan_decision": decision.model_dump(mode="json"), "plan_notes": [note], "plan_diff": []}
     old = Plan.model_validate(state["plan"])
     new, notes = apply_decision(old, decision, lang)
     diff = diff_lines(old, new)
     store.add_modification(plan_id, new, diff, by=state.get("user_id") or "recruiter", instruction=decision.instruction)
     return {"plan_decision": decision.model_dump(mode="json"), "plan": new.model_dump(mode="json"), "plan_diff": diff,
-            "plan_revisions": revisions + 1, "plan_reasons": notes, "top": _count_in(new)}
+            "plan_revisions": revisions + 1, "plan_notes": notes, "top": _count_in(new)}
 
 
 def route_after_approval(state: PlannerState) -> str:

@@ -195,3 +195,15 @@ def test_a_fake_model_runs_the_chain_and_aggregate_discards_its_invented_candida
     assert "output_hallucination" in logged
     discarded = [m for m in Outbox(recruiting.engine).drafts(session_id="fm") if m.status == "discarded"]
     assert [m.candidate_id for m in discarded] == ["C001"]
+
+
+def test_the_revision_counter_is_shown_against_its_setting_and_stops_modifications(turn, recruiting, settings):
+    session = turn("Send outreach emails to the top 5 candidates for J001", session_id="rv")
+    assert session.counters()["plan_revisions"] == {"label": "Plan revisions (modify rounds)", "value": 0, "limit": 3}
+    for n in range(3):
+        answer(session, PLAN_APPROVAL, {"action": "modify", "instruction": f"only {4 - n} candidates"})
+        assert session.counters()["plan_revisions"]["value"] == n + 1
+    answer(session, PLAN_APPROVAL, {"action": "modify", "instruction": "only 1 candidate"})
+    assert session.counters()["plan_revisions"]["value"] == 3
+    assert "the limit: approve or cancel it as it is" in said(recruiting, "rv")
+    assert "top 2" in str(session.pending_interrupts()[0].value["plan"])

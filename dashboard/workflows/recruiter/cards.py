@@ -209,7 +209,6 @@ def _submit(session: Session, pending: PendingInterrupt, answer: Any) -> None:
     from dashboard.studio.chat import run_on
     from dashboard.workflows.recruiter.chat import CHAT
 
-    print("DBG submit", answer)
     try:
         session.resume(answer, interrupt_id=pending.id)
     except StaleAnswer:
@@ -225,7 +224,6 @@ def _submit(session: Session, pending: PendingInterrupt, answer: Any) -> None:
 def render_cards(session: Session) -> None:
     """The card of the interrupt the run waits at (none while a background run goes on)."""
     request = st.session_state.pop(REQUEST, None)
-    print("DBG request", request, services.background_runs().active(session.thread_id), [(p.kind, p.id) for p in session.pending_interrupts()])
     if services.background_runs().active(session.thread_id) is not None:
         return
     pending = [p for p in session.pending_interrupts() if p.kind in CARDS]

@@ -104,7 +104,7 @@ class ThreadPosition:
             nested = {task.id: task.state for task in
                       self.graph.get_state(self.config(self.cursor), subgraphs=True).tasks}
             result = tuple(item for task in snap.tasks for item in task.interrupts
-                           if not isinstance(inner := nested.get(task.id), StateSnapshot) or inner.interrupts)
+                           if not isinstance(inner := nested.get(task.id), StateSnapshot) or _still_waits(inner))
         self._interrupts = (snap, result)
         return result
 
@@ -161,3 +161,13 @@ class SessionScope:
     @property
     def thread_id(self) -> str:
         return self.position.thread_id
+
+
+def _still_waits(snapshot: StateSnapshot) -> bool:
+    """Whether a subgraph's state still waits on an interrupt, looking down through the subgraphs it stands in: an
+    answered question deep inside (an agent in a planner in a router) can still be listed by the levels above,
+    whose checkpoints are written only when their own step ends."""
+    for task in snapshot.tasks:
+        if task.interrupts and (not isinstance(task.state, StateSnapshot) or _still_waits(task.state)):
+            return True
+    return False

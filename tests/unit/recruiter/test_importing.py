@@ -62,3 +62,13 @@ def test_reimporting_an_id_updates_it(tmp_path):
     assert store.upsert_jobs(second.rows) == (0, 1)
     job = store.job("J1")
     assert job.title == "New" and job.skills == ("Go", "SQL") and store.counts()["jobs"] == 1
+
+
+def test_an_address_the_masker_would_not_recognise_is_refused(tmp_path):
+    from pipelines.recruiter.importing import candidates_from_text
+
+    text = ('{"id": "P1", "name": "周婷", "email": ".@example.com", "resume_text": "Nurse"}\n'
+            '{"id": "P2", "name": "Ana", "email": "ana.costa@example.com", "resume_text": "Nurse"}\n')
+    report = candidates_from_text(text, "people.jsonl", tmp_path)
+    assert [c.id for c in report.rows] == ["P2"]
+    assert "line 1" in report.errors[0] and "not an email address" in report.errors[0]

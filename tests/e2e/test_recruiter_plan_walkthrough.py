@@ -1,0 +1,82 @@
+"""A real browser on the recruiter's approval cards: a job launch whose plan is approved on its card, then the email
+review where some drafts go (one with an edited subject) and the reply says they were not sent without an SMTP
+server; and a plan modified through the step editor's instruction box, the diff previewed before it is sent and
+shown in the chat after."""
+
+import pytest
+
+from tests.e2e.conftest import SHOTS
+from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.test_recruiter_walkthrough import chat_text, send_first
+
+pytestmark = pytest.mark.browser
+
+LAUNCH = "Launch the job J001: find candidates and send them outreach emails"
+
+
+def card(page, kind: str):
+    return page.locator(f".st-key-recruiter_card_{kind}")
+
+
+def wait_for_card(page, kind: str, timeout_ms: int = 90000) -> None:
+    card(page, kind).first.wait_for(state="visible", timeout=timeout_ms)
+    settle(page, 1.0)
+
+
+def test_a_job_launch_is_approved_and_some_edited_drafts_go_out(server, browser_page):
+    page = browser_page
+    send_first(page, server, LAUNCH)
+    wait_for_card(page, "plan_approval")
+    plan = card(page, "plan_approval").inner_text()
+    assert "Plan for your approval" in plan and "0 of 3" in plan and "matching" in plan
+    assert "answer above" in page.locator("body").inner_text()
+    page.screenshot(path=str(SHOTS / "recruiter_plan_01_card.png"), full_page=True)
+
+    click(page, "Approve")
+    wait_for_card(page, "final_approval")
+    review = card(page, "final_approval")
+    boxes = review.locator("[data-testid='stCheckbox']")
+    assert boxes.count() >= 3 and "Emails left today" in review.inner_text()
+    for i in range(2, boxes.count()):
+        boxes.nth(i).locator("label").click()
+        settle(page, 0.4)
+    subject = review.get_by_label("Subject").first
+    subject.fill("A role for you at J001")
+    subject.press("Tab")
+    settle(page, 1.0)
+    assert "Edited: subject" in card(page, "final_approval").inner_text()
+    page.screenshot(path=str(SHOTS / "recruiter_plan_02_review.png"), full_page=True)
+
+    click(page, "Send 2 selected")
+    page.get_by_text("not sent: no SMTP server", exact=False).first.wait_for(timeout=90000)
+    settle(page, 1.0)
+    assert "not sent: no SMTP server" in chat_text(page)
+    assert card(page, "final_approval").count() == 0
+    page.screenshot(path=str(SHOTS / "recruiter_plan_03_sent.png"), full_page=True)
+
+
+def test_a_plan_is_modified_with_the_diff_previewed_then_cancelled(server, browser_page):
+    page = browser_page
+    send_first(page, server, LAUNCH)
+    wait_for_card(page, "plan_approval")
+    click(page, "Modify")
+    editor = card(page, "plan_approval")
+    assert editor.locator("[data-testid='stDataFrame']").count() >= 2  # the steps table and the step editor
+    box = editor.get_by_label("Instruction (optional)")
+    box.fill("only 3 candidates")
+    box.press("Tab")
+    settle(page, 1.5)
+    preview = editor.locator("[data-testid='stCode']").inner_text()
+    assert "top 3" in preview
+    page.screenshot(path=str(SHOTS / "recruiter_plan_04_diff_preview.png"), full_page=True)
+
+    click(page, "Submit changes")
+    page.get_by_text("1 of 3", exact=True).first.wait_for(timeout=90000)
+    settle(page, 1.0)
+    assert "Changes:" in chat_text(page) and "top 3" in chat_text(page)
+    page.screenshot(path=str(SHOTS / "recruiter_plan_05_modified.png"), full_page=True)
+
+    click(page, "Cancel")
+    page.get_by_text("cancelled", exact=False).first.wait_for(timeout=60000)
+    settle(page, 1.0)
+    assert card(page, "plan_approval").count() == 0

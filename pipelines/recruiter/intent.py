@@ -10,6 +10,7 @@ from pipelines.recruiter.schemas import IntentDecision
 
 # Each workflow's explicit triggers. Words alone ("interview", "email") are not triggers: the chat answers
 # "who is in the interview stage?" and drafts one email; a workflow is a request to *do* the whole thing.
+# Tried in order: a job launch also names its outreach, so the more specific workflow comes first.
 _WORKFLOW_TRIGGERS: dict[str, tuple[str, ...]] = {
     "status_change": (
         r"\b(?:move|advance|promote|set|change|put|mark)\b.{0,60}?\b(?:to|as|into)\s+(?:the\s+)?"
@@ -17,6 +18,10 @@ _WORKFLOW_TRIGGERS: dict[str, tuple[str, ...]] = {
         r"\breject\s+(?:candidate\s+)?[A-Z\u4e00-\u9fff][\w\u4e00-\u9fff.-]*",
         r"(?:把|将).{1,30}?(?:移到|移至|改为|改成|调到|推进到|设为|标记为).{0,6}?(?:新申请|筛选|初筛|面试|录用通知|offer|已录用|录用|拒绝|淘汰|撤回)",
         r"(?:拒绝|淘汰)(?:候选人)?\s*[A-Z\u4e00-\u9fff]",
+    ),
+    "job_launch": (
+        r"\b(?:launch|post|open|publish)\b.{0,20}\b(?:a\s+|the\s+)?(?:new\s+)?(?:job|position|role|opening)\b",
+        r"(?:发布|上线|新开).{0,6}(?:职位|岗位)",
     ),
     "bulk_outreach": (
         r"\b(?:send|email|reach out to)\b.{0,40}\b(?:all|every|top\s+\d+|these|them|candidates)\b.{0,40}"
@@ -29,10 +34,6 @@ _WORKFLOW_TRIGGERS: dict[str, tuple[str, ...]] = {
     "pipeline_cleanup": (
         r"\bclean\s*up\b.{0,20}\bpipeline\b", r"\bpipeline\s+clean\s*-?up\b", r"\bstale\s+applications?\b",
         r"清理.{0,6}(?:管道|流程|漏斗|候选人池)", r"(?:管道|流程)清理",
-    ),
-    "job_launch": (
-        r"\b(?:launch|post|open|publish)\b.{0,20}\b(?:a\s+|the\s+)?(?:new\s+)?(?:job|position|role|opening)\b",
-        r"(?:发布|上线|新开).{0,6}(?:职位|岗位)",
     ),
     "candidate_review": (
         r"\breview\b.{0,30}\b(?:candidates?|applicants?|resumes?)\b.{0,30}\b(?:for|against)\b",

@@ -10,21 +10,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard.workflows.recruiter.card_buttons import button, card_key
 from pipelines.core.markup import escape_markdown
 from pipelines.core.runtime.outcomes import PendingInterrupt
-
-PREFIX = "recruiter_card"
-
-
-def _key(pending: PendingInterrupt, *parts: Any) -> str:
-    return "_".join([PREFIX, pending.id, *(str(p) for p in parts)])
-
-
-def _button(pending: PendingInterrupt, label: str, action: str, *, primary: bool = False, container: Any = st) -> None:
-    from dashboard.workflows.recruiter.cards import ask
-
-    container.button(label, key=_key(pending, action), type="primary" if primary else "secondary", on_click=ask,
-                     args=(pending.id, action))
 
 
 def _question(pending: PendingInterrupt, title: str, default: str) -> None:
@@ -37,7 +25,7 @@ def _joined(items: Any) -> str:
 
 
 def _checked(pending: PendingInterrupt, ids: list[str]) -> list[str]:
-    return [i for i in ids if st.session_state.get(_key(pending, "pick", i))]
+    return [i for i in ids if st.session_state.get(card_key(pending, "pick", i))]
 
 
 # --- the shortlist ----------------------------------------------------------------------------------------------
@@ -54,11 +42,11 @@ def render_shortlist_card(pending: PendingInterrupt, action: str | None) -> Any:
     for item, candidate_id in zip(shortlist, ids, strict=True):
         flag = " · flagged" if item.get("flagged") else ""
         st.checkbox(escape_markdown(f"{item.get('rank')}. {item.get('name')} ({candidate_id}){flag}"),
-                    value=not item.get("flagged"), key=_key(pending, "pick", candidate_id))
+                    value=not item.get("flagged"), key=card_key(pending, "pick", candidate_id))
     chosen = _checked(pending, ids)
     cols = st.columns([1, 1, 3])
-    _button(pending, f"Go on with {len(chosen)} selected", "selected", primary=True, container=cols[0])
-    _button(pending, "Go on with all", "all", container=cols[1])
+    button(pending, f"Go on with {len(chosen)} selected", "selected", primary=True, container=cols[0])
+    button(pending, "Go on with all", "all", container=cols[1])
     if action == "all":
         return {"approved_ids": ["all"]}
     if action == "selected":
@@ -95,12 +83,12 @@ def render_drafts_card(pending: PendingInterrupt, action: str | None) -> Any:
     for draft, outbox_id in zip(drafts, ids, strict=True):
         with st.container(border=True):
             st.checkbox(escape_markdown(f"Send to {draft.get('name')} ({draft.get('candidate_id')})"),
-                        value=draft.get("ok", True) is not False, key=_key(pending, "pick", outbox_id))
+                        value=draft.get("ok", True) is not False, key=card_key(pending, "pick", outbox_id))
             st.text(f"To: {draft.get('to') or ''}")
             subject = st.text_input("Subject", value=str(draft.get("subject") or ""), max_chars=300,
-                                    key=_key(pending, "subject", outbox_id))
+                                    key=card_key(pending, "subject", outbox_id))
             body = st.text_area("Body", value=str(draft.get("body") or ""), height=160, max_chars=20000,
-                                key=_key(pending, "body", outbox_id))
+                                key=card_key(pending, "body", outbox_id))
             for finding in draft.get("findings") or []:
                 text = finding.get("message") if isinstance(finding, dict) else finding
                 st.caption(f":material/warning: {escape_markdown(text)}")
@@ -112,8 +100,8 @@ def render_drafts_card(pending: PendingInterrupt, action: str | None) -> Any:
     chosen = _checked(pending, ids)
     _limits(pending, len(chosen))
     cols = st.columns([1, 1, 3])
-    _button(pending, f"Send {len(chosen)} selected", "send", primary=True, container=cols[0])
-    _button(pending, "Send none", "none", container=cols[1])
+    button(pending, f"Send {len(chosen)} selected", "send", primary=True, container=cols[0])
+    button(pending, "Send none", "none", container=cols[1])
     if action == "none":
         return {"approved_ids": [], "edits": {}}
     if action == "send":
@@ -146,12 +134,12 @@ def render_slot_card(pending: PendingInterrupt, action: str | None) -> Any:
     for slot in slots:
         label = escape_markdown(slot_label(slot))
         starts[label if label not in starts else f"{label} #{len(starts) + 1}"] = str(slot["start"])
-    label = st.radio("Interview slot", list(starts), key=_key(pending, "slot")) if starts else None
+    label = st.radio("Interview slot", list(starts), key=card_key(pending, "slot")) if starts else None
     chosen = starts.get(label or "")
     cols = st.columns([1, 1, 3])
     if starts:
-        _button(pending, "Book this time", "book", primary=True, container=cols[0])
-    _button(pending, "Cancel scheduling", "cancel", container=cols[1])
+        button(pending, "Book this time", "book", primary=True, container=cols[0])
+    button(pending, "Cancel scheduling", "cancel", container=cols[1])
     if action == "cancel":
         return {"cancel": True}
     if action == "book" and chosen:
@@ -167,13 +155,13 @@ def render_cleanup_card(pending: PendingInterrupt, action: str | None) -> Any:
     for proposal, proposal_id in zip(proposals, ids, strict=True):
         label = (f"{proposal.get('name')} ({proposal.get('candidate_id')}) · {proposal.get('job_id')}: "
                  f"{proposal.get('status')} → {proposal.get('proposed_status')} [{proposal.get('category')}]")
-        st.checkbox(escape_markdown(label), value=False, key=_key(pending, "pick", proposal_id))
+        st.checkbox(escape_markdown(label), value=False, key=card_key(pending, "pick", proposal_id))
         st.caption(escape_markdown(proposal.get("reason") or ""))
     chosen = _checked(pending, ids)
     cols = st.columns([1, 1, 1, 2])
-    _button(pending, f"Carry out {len(chosen)} selected", "selected", primary=True, container=cols[0])
-    _button(pending, "Carry out all", "all", container=cols[1])
-    _button(pending, "Change nothing", "none", container=cols[2])
+    button(pending, f"Carry out {len(chosen)} selected", "selected", primary=True, container=cols[0])
+    button(pending, "Carry out all", "all", container=cols[1])
+    button(pending, "Change nothing", "none", container=cols[2])
     if action == "all":
         return {"approved_ids": ids}
     if action == "none":
@@ -192,10 +180,10 @@ def render_status_card(pending: PendingInterrupt, action: str | None) -> Any:
                                 "job": proposal.get("job_id"), "title": proposal.get("job_title"),
                                 "from": proposal.get("from_status"), "to": proposal.get("to_status")}]),
                  hide_index=True, width="stretch")
-    note = st.text_input("Note (kept in the application's history)", max_chars=500, key=_key(pending, "note"))
+    note = st.text_input("Note (kept in the application's history)", max_chars=500, key=card_key(pending, "note"))
     cols = st.columns([1, 1, 3])
-    _button(pending, "Approve", "approve", primary=True, container=cols[0])
-    _button(pending, "Drop", "drop", container=cols[1])
+    button(pending, "Approve", "approve", primary=True, container=cols[0])
+    button(pending, "Drop", "drop", container=cols[1])
     if action in ("approve", "drop"):
         return {"approve": action == "approve", "note": note or ""}
     return None

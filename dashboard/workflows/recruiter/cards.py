@@ -16,6 +16,8 @@ import streamlit as st
 from pydantic import ValidationError
 
 from dashboard import services
+from dashboard.studio.chat import Chat, run_on
+from dashboard.workflows.recruiter.card_buttons import PREFIX, REQUEST, button
 from dashboard.workflows.recruiter.batch_cards import (
     render_cleanup_card, render_drafts_card, render_shortlist_card, render_slot_card, render_status_card,
 )
@@ -29,24 +31,11 @@ from pipelines.recruiter.state import (
     CLEANUP_APPROVAL, FINAL_APPROVAL, PLAN_APPROVAL, SHORTLIST_APPROVAL, SLOT_CHOICE, STATUS_APPROVAL,
 )
 
-PREFIX = "recruiter_card"
-REQUEST = f"{PREFIX}_request"  # (interrupt id, action) recorded by a card's button
 MODES = ("sequential", "parallel", "interrupt")
 STALE = ("The session has moved on (answered in another tab, or the run went on): your answer was not applied. "
          "Read the current question and answer again if it still fits.")
 
 Card = Callable[[PendingInterrupt, "str | None"], Any]
-
-
-def ask(interrupt_id: str, action: str) -> None:
-    """A card's on_click: answer `interrupt_id` with `action` on the next run of the page."""
-    st.session_state[REQUEST] = (interrupt_id, action)
-
-
-def button(pending: PendingInterrupt, label: str, action: str, *, primary: bool = False, disabled: bool = False,
-           container: Any = st) -> None:
-    container.button(label, key=f"{PREFIX}_{pending.id}_{action}", type="primary" if primary else "secondary",
-                     on_click=ask, args=(pending.id, action), disabled=disabled)
 
 
 # --- the plan card -------------------------------------------------------------------------------------------------
@@ -205,10 +194,7 @@ CARDS: dict[str, Card] = {
 KINDS: tuple[str, ...] = tuple(CARDS)
 
 
-def _submit(session: Session, pending: PendingInterrupt, answer: Any) -> None:
-    from dashboard.studio.chat import run_on
-    from dashboard.workflows.recruiter.chat import CHAT
-
+def _submit(session: Session, pending: PendingInterrupt, answer: Any, chat: Chat) -> None:
     try:
         session.resume(answer, interrupt_id=pending.id)
     except StaleAnswer:
@@ -217,11 +203,11 @@ def _submit(session: Session, pending: PendingInterrupt, answer: Any) -> None:
     except InvalidInput as exc:
         st.error(escape_markdown(str(exc)))
         return
-    run_on(session, CHAT)
+    run_on(session, chat)  # on in the background, as the chat's own answers go
     st.rerun()
 
 
-def render_cards(session: Session) -> None:
+def render_cards(session: Session, chat: Chat) -> None:
     """The card of the interrupt the run waits at (none while a background run goes on)."""
     request = st.session_state.pop(REQUEST, None)
     if services.background_runs().active(session.thread_id) is not None:
@@ -237,4 +223,4 @@ def render_cards(session: Session) -> None:
     with st.container(border=True, key=f"{PREFIX}_{current.kind}"):
         answer = CARDS[current.kind](current, action)
     if answer is not None:
-        _submit(session, current, answer)
+        _submit(session, current, answer, chat)

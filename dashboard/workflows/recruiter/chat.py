@@ -13,6 +13,7 @@ from dashboard import services
 from dashboard.state_keys import FLASH
 from dashboard.studio.chat import Chat, Turn, render_chat as render_generic_chat, render_counter, run_when_opened, too_long
 from dashboard.studio.run_sidebar import start_run
+from dashboard.workflows.recruiter.cards import render_cards
 from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import get_spec
 from pipelines.core.runtime.session import Session
@@ -80,12 +81,10 @@ CHAT = Chat(
 
 def render_chat(session: Session) -> None:
     """The conversation, then the approval card of the interrupt the turn waits at (dashboard/.../cards.py)."""
-    from dashboard.workflows.recruiter.cards import render_cards
-
     chat = dataclasses.replace(CHAT, max_chars=_max_chars())
     render_generic_chat(session, chat, header=guardrail_banners)
     if services.background_runs().active(session.thread_id) is None:
-        render_cards(session)
+        render_cards(session, chat)
 
 
 def render_start_form(spec: PipelineSpec) -> None:

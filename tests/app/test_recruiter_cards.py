@@ -139,6 +139,9 @@ def test_the_chain_goes_through_the_shortlist_the_drafts_and_the_slot_picker(pag
     assert len(slot.options) > 1 and "UTC" in slot.options[0]
     slot.set_value(slot.options[1]).run()
     click(app, "Book this time")
+    invitations = picks(app)  # the booked interviews' invitations, with their .ics, wait for their own approval
+    assert len(invitations) == 2
+    click(app, "Send 2 selected")
     said = assistant_said(app)
     assert "not sent: no SMTP server" in said and "Interview:" in said
     assert not card_labels(app)

@@ -5,13 +5,15 @@ with its .ics drafted into the outbox."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from typing import Any, TypedDict
+import operator
+from typing import Annotated, Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from pipelines.core.errors import validate_input
+from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.calendar_events import InterviewCalendar, SlotTaken, ics_filename, ics_for, interviewers_for_job
 from pipelines.recruiter.outbox import Outbox
@@ -30,6 +32,7 @@ class SchedulingAgentInput(TypedDict, total=False):
 class SchedulingAgentOutput(TypedDict, total=False):
     interviews: list[dict[str, Any]]
     scheduling_notes: list[str]
+    drafts: Annotated[list[dict[str, Any]], operator.add]  # the invitations, for the final approval to send
 
 
 class SchedulingAgentState(SchedulingAgentInput, SchedulingAgentOutput, total=False):
@@ -96,7 +99,8 @@ def create_event(state: SchedulingAgentState, runtime: Runtime[RecruiterContext]
     calendar, outbox = InterviewCalendar(services.store.engine), Outbox(services.store.engine)
     interviewer = calendar.interviewers[state["interviewer_id"]]
     job = services.store.job(state["job_id"])
-    booked, notes = [], list(state.get("scheduling_notes") or [])
+    booked, notes, invitations = [], list(state.get("scheduling_notes") or []), []
+    vault = PiiVault.from_entries(services.store.vault_entries(state.get("session_id") or ""))
     for candidate_id, start in (state.get("choice") or {}).items():
         person = services.store.candidate(candidate_id)
         try:
@@ -116,17 +120,21 @@ def create_event(state: SchedulingAgentState, runtime: Runtime[RecruiterContext]
             outbox_id = outbox.draft(person.email, subject, body, session_id=state.get("session_id"),
                                      candidate_id=person.id, job_id=job.id, attachment_name=ics_filename(event),
                                      attachment_text=ics_for(event, person, job, interviewer))
+            invitations.append({"candidate_id": person.id, "name": person.name, "outbox_id": outbox_id, "ok": True,
+                                "to": vault.mask(person.email), "subject": subject, "body": vault.mask(body),
+                                "findings": [], "attachment": ics_filename(event)})
         booked.append({"event_id": event.id, "candidate_id": person.id, "name": person.name,
                        "interviewer": interviewer.name, "start": event.local_start.isoformat(),
                        "timezone": event.timezone, "outbox_id": outbox_id})
-    return {"interviews": booked, "scheduling_notes": notes}
+    services.store.save_vault(state.get("session_id") or "", vault.entries())
+    return {"interviews": booked, "scheduling_notes": notes, "drafts": invitations}
 
 
 def finalize(state: SchedulingAgentState) -> dict[str, Any]:
     notes = list(state.get("scheduling_notes") or [])
     if state.get("slots") and not state.get("choice"):
         notes.append(t(state.get("language") or "en", "No interview was booked.", "没有安排面试。"))
-    return {"interviews": state.get("interviews") or [], "scheduling_notes": notes}
+    return {"interviews": state.get("interviews") or [], "scheduling_notes": notes}  # drafts: added by create_event
 
 
 def build_scheduling_agent() -> StateGraph:

@@ -203,5 +203,7 @@ def send_emails(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict
         reports.append(outbox.send(approved[start:start + policy.batch_cap], sender, services.limiter).summary())
     lang = state.get("language") or "en"
     summary = "; ".join(reports) if reports else t(lang, "No email was approved.", "没有批准任何邮件。")
-    return {"decided_ids": [*(state.get("decided_ids") or []), *pending], "sent": {"summary": summary,
-                                                                                    "approved": approved}}
+    # Those written to are the ones the plan goes on with (the chain schedules interviews for them).
+    written_to = [d["candidate_id"] for d in _pending(state) if d["outbox_id"] in approved]
+    return {"decided_ids": [*(state.get("decided_ids") or []), *pending], "candidate_ids": written_to,
+            "sent": {"summary": summary, "approved": approved}}

@@ -44,11 +44,16 @@ def test_the_chain_runs_as_one_plan_with_an_approval_at_each_stage(turn, recruit
     answer(session, FINAL_APPROVAL, {"approved_ids": ["C001"]})
     slots = session.pending_interrupts()[0].value["slots"]
     answer(session, SLOT_CHOICE, {"selected_slot": slots[0]["start"]})
+    [invitation] = session.pending_interrupts()[0].value["drafts"]  # the booked interview's, with its .ics
+    assert invitation["candidate_id"] == "C001" and invitation["attachment"].endswith(".ics")
+    answer(session, FINAL_APPROVAL, {"approved_ids": ["all"]})
     assert session.status() == "completed"
     reply = session.values()["reply"]
     assert "not sent: no SMTP server" in reply and "Interview: Priya Nair" in reply
     outbox = {m.candidate_id: m for m in Outbox(recruiting.engine).drafts(batch_id=session.values()["plan_id"])}
     assert outbox["C001"].status == "not_sent" and outbox["C005"].status == "discarded"
+    [sent_invitation] = [m for m in Outbox(recruiting.engine).drafts(session_id="c1") if m.attachment_name]
+    assert sent_invitation.status == "not_sent" and "BEGIN:VCALENDAR" in sent_invitation.attachment_text
     names = tasks(session)
     assert names.count("communication_agent") == 2 and "jd_agent" in names and "scheduling_agent" in names
     [plan] = PlanStore(recruiting.engine).for_session("c1")
@@ -140,7 +145,7 @@ def test_a_paused_plan_goes_on_from_the_chat_after_a_restart(settings, recruiter
     forget_stores()  # a new process: nothing in memory survives
     restarted = Studio.from_settings(settings)
     try:
-        for expected in ("shortlist", "Send which", "Which interview time", None):
+        for expected in ("shortlist", "Send which", "Which interview time", "Send which", None):
             turn = restarted.new_session(recruiter, {"message": "yes", "session_id": "rs"}, settings)
             turn.run("end")
             assert turn.values()["intent"] == "resume"

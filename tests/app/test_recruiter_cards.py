@@ -3,16 +3,14 @@
 again with its revision counter) then cancelled, the chain through the shortlist, the drafts and the slot picker,
 the pipeline cleanup list, hostile text in a draft edit kept as text, and an answer to a question that has moved on."""
 
-import time
-
 import pytest
 
 from pipelines.core.settings import load_settings
 from pipelines.recruiter.outbox import Outbox
 from pipelines.recruiter.services import forget_stores, open_store
 from tests.app.conftest import no_errors
+from tests.app.test_recruiter_page import chat_lines, settle, start, texts
 
-KEY = "recruiter"
 CARD = "recruiter_card_"
 LAUNCH = "Launch the job J001: find candidates and send them outreach emails"
 CHAIN = "Find candidates for J001, email them, then schedule interviews"
@@ -24,33 +22,6 @@ def _fresh_stores():
     forget_stores()
     yield
     forget_stores()
-
-
-def texts(app):
-    return " ".join(m.value for m in [*app.markdown, *app.caption, *app.info, *app.success, *app.warning, *app.error])
-
-
-def chat_lines(app):
-    return [(m.name, " ".join(x.value for x in m.markdown)) for m in app.get("chat_message")]
-
-
-def settle(app, limit_s: float = 90.0):
-    """Rerun until the turn's background run has landed (the first question builds the matcher's index)."""
-    deadline = time.monotonic() + limit_s
-    while "running in the background" in texts(app) and time.monotonic() < deadline:
-        time.sleep(0.3)
-        app.run()
-    no_errors(app)
-
-
-def start(page, message, role="recruiter"):
-    app = page(KEY)
-    no_errors(app)
-    app.radio(key=f"{KEY}_start_role").set_value(role)
-    app.text_area(key=f"{KEY}_first_message").input(message)
-    next(b for b in app.button if b.label == "Send").click().run()
-    settle(app)
-    return app
 
 
 def card_button(app, label):

@@ -54,6 +54,13 @@ def test_a_job_launch_is_approved_and_some_edited_drafts_go_out(server, browser_
     assert card(page, "final_approval").count() == 0
     page.screenshot(path=str(SHOTS / "recruiter_plan_03_sent.png"), full_page=True)
 
+    # The studio below: the fan-out's ten drafting tasks counted in Metrics (one node run per candidate).
+    for tab in ("Changes", "Metrics"):
+        page.get_by_role("tab", name=tab).click()
+        settle(page, 1.5)
+        page.screenshot(path=str(SHOTS / f"recruiter_plan_06_{tab.lower()}.png"), full_page=True)
+    assert "Node runs" in page.locator("body").inner_text()
+
 
 def test_a_plan_is_modified_with_the_diff_previewed_then_cancelled(server, browser_page):
     page = browser_page

@@ -70,17 +70,21 @@ class SendReport:
     def ok(self) -> bool:
         return not (self.refused or self.failed or self.not_sent)
 
-    def summary(self) -> str:
+    def summary(self, lang: str = "en") -> str:
+        """One line: how many were sent, failed, not sent (with the first reason) and skipped."""
         if self.refused:
             return self.refused
-        parts = [f"{len(self.sent)} sent"]
+        zh = lang == "zh"
+        parts = [f"已发送 {len(self.sent)} 封" if zh else f"{len(self.sent)} sent"]
         if self.failed:
-            parts.append(f"{len(self.failed)} failed ({next(iter(self.failed.values()))})")
+            why = next(iter(self.failed.values()))
+            parts.append(f"失败 {len(self.failed)} 封（{why}）" if zh else f"{len(self.failed)} failed ({why})")
         if self.not_sent:
-            parts.append(f"{len(self.not_sent)} not sent ({next(iter(self.not_sent.values()))})")
+            why = next(iter(self.not_sent.values()))
+            parts.append(f"未发送 {len(self.not_sent)} 封（{why}）" if zh else f"{len(self.not_sent)} not sent ({why})")
         if self.skipped:
-            parts.append(f"{len(self.skipped)} skipped")
-        return ", ".join(parts) + "."
+            parts.append(f"跳过 {len(self.skipped)} 封" if zh else f"{len(self.skipped)} skipped")
+        return ("，".join(parts) + "。") if zh else (", ".join(parts) + ".")
 
 
 class SendError(Exception):

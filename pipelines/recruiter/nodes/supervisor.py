@@ -198,10 +198,9 @@ def send_emails(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict
             outbox.edit(int(key), subject=edit.subject, body=edit.body)
     outbox.approve(approved)
     outbox.discard([i for i in pending if i not in approved])
-    sender, reports = smtp_sender(policy), []
+    sender, reports, lang = smtp_sender(policy), [], state.get("language") or "en"
     for start in range(0, len(approved), policy.batch_cap):
-        reports.append(outbox.send(approved[start:start + policy.batch_cap], sender, services.limiter).summary())
-    lang = state.get("language") or "en"
+        reports.append(outbox.send(approved[start:start + policy.batch_cap], sender, services.limiter).summary(lang))
     summary = "; ".join(reports) if reports else t(lang, "No email was approved.", "没有批准任何邮件。")
     # Those written to are the ones the plan goes on with (the chain schedules interviews for them).
     written_to = [d["candidate_id"] for d in _pending(state) if d["outbox_id"] in approved]

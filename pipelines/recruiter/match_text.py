@@ -12,13 +12,12 @@ from typing import Any
 
 import jieba
 
-from pipelines.core.text import Phrasebook
+from pipelines.core.text import CJK_CHAR, Phrasebook
 from pipelines.recruiter.skills import SkillVocabulary
 
 jieba.setLogLevel(logging.WARNING)
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CJK_CHAR = re.compile(rf"[{_CJK}]")
 _RUN = re.compile(rf"[{_CJK}]+|[a-z0-9\u00e0-\u024f][a-z0-9\u00e0-\u024f+#]*")
 _STOP_EN = frozenset(
     "a about above after again all also am an and any are as at be because been before being below between both but by "
@@ -32,7 +31,7 @@ _STOP_ZH = frozenset("的 了 和 与 及 或 等 在 是 有 为 对 将 把 �
 
 def language(text: str) -> str:
     """"zh" when Chinese carries the text (a Chinese resume names its tools in English too), else "en"."""
-    cjk = len(_CJK_CHAR.findall(text or ""))
+    cjk = len(CJK_CHAR.findall(text or ""))
     latin = len(re.findall(r"[A-Za-z]", text or ""))
     return "zh" if cjk and cjk >= latin / 4 else "en"  # about four letters of English say what one character does
 
@@ -152,7 +151,7 @@ def resume_lines(text: str) -> list[tuple[str, str]]:
 def _listing(line: str, vocab: SkillVocabulary) -> bool:
     """A line of many short items, most of them skills ("passionate about Java, Spring, Kafka, ...") is a keyword list."""
     items = [item for item in _ITEMS.split(line) if item.strip()]
-    short = sum(len(item.split()) <= 3 and len(_CJK_CHAR.findall(item)) <= 6 for item in items)
+    short = sum(len(item.split()) <= 3 and len(CJK_CHAR.findall(item)) <= 6 for item in items)
     return short >= LIST_LINE_SKILLS and short > 0.7 * len(items) and len(vocab.extract(line)) >= LIST_LINE_SKILLS
 
 
@@ -293,7 +292,7 @@ class Places:
         self.country_of: dict[str, str] = {}
         cities: dict[str, str] = {}
         for city in table.get("cities", []):
-            zh = next((n for n in city["names"] if re.search(rf"[{_CJK}]", n)), city["names"][0])
+            zh = next((n for n in city["names"] if CJK_CHAR.search(n)), city["names"][0])
             self.names[city["id"]] = (city["names"][0], zh)
             self.country_of[city["id"]] = city.get("country", "")
             for name in city["names"]:

@@ -10,8 +10,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from pipelines.core.guardrails.findings import Finding
+from pipelines.recruiter.answers import t
 from pipelines.recruiter.intent import keyword_intent
-from pipelines.recruiter.plan_edit import MAX_TOP, _CANDIDATE_WORDS, _cut_emails, _reestimate, _t, _touches_email
+from pipelines.recruiter.plan_edit import MAX_TOP, _CANDIDATE_WORDS, _cut_emails, _reestimate, _touches_email
 from pipelines.recruiter.schemas import PLAN_WORKFLOW_TYPES, EstimatedActions, Plan, PlanStep, _lang
 
 
@@ -200,9 +201,9 @@ def offline_plan(message: str, workflow_type: str | None, lang: str, *, job_id: 
         n = min(len(candidate_ids), MAX_TOP, cap or MAX_TOP)
     job = (f"（职位 {job_id}）" if lang == "zh" else f" for job {job_id}") if job_id else ""
     texts = _texts(n, job, n)
-    steps = [PlanStep(step=i, agent=agent, action=_t(lang, *texts[key]), mode=mode)  # type: ignore[arg-type]
+    steps = [PlanStep(step=i, agent=agent, action=t(lang, *texts[key]), mode=mode)  # type: ignore[arg-type]
              for i, (agent, key, mode) in enumerate(ORCHESTRATIONS[kind], 1)]
-    goal = " ".join((message or "").split())[:2000] or _t(lang, kind.replace("_", " "), kind)
+    goal = " ".join((message or "").split())[:2000] or t(lang, kind.replace("_", " "), kind)
     plan = Plan(goal=goal, workflow_type=kind, steps=steps).renumbered()  # type: ignore[arg-type]
     return _reestimate(plan, n)
 

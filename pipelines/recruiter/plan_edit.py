@@ -9,13 +9,10 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from pipelines.recruiter.answers import t
 from pipelines.recruiter.schemas import EstimatedActions, Plan, PlanDecision, PlanStep, _lang
 
 MAX_TOP = 200  # the most candidates one plan names; the batch cap and the daily quota cut further
-
-
-def _t(lang: str, en: str, zh: str) -> str:
-    return zh if lang == "zh" else en
 
 
 
@@ -234,20 +231,20 @@ def apply_instruction(plan: Plan, instruction: str, lang: str | None = None) -> 
             missing = [x for x in numbers if not 1 <= x <= len(plan.steps)]
             drop = [x for x in numbers if x not in missing]
             if missing:
-                notes.append(_t(lang, f"There is no step {', '.join(map(str, missing))} in the plan.",
+                notes.append(t(lang, f"There is no step {', '.join(map(str, missing))} in the plan.",
                                 f"计划中没有第 {'、'.join(map(str, missing))} 步。"))
             if drop:
                 plan = plan.with_steps([s for s in plan.steps if s.step not in drop])
-                notes.append(_t(lang, f"Removed step {', '.join(map(str, drop))}.", f"已删除第 {'、'.join(map(str, drop))} 步。"))
+                notes.append(t(lang, f"Removed step {', '.join(map(str, drop))}.", f"已删除第 {'、'.join(map(str, drop))} 步。"))
             break
 
     if _NO_EMAIL_REQ.search(text):
         matched = True
         if any(_touches_email(s) for s in plan.steps):
             plan = plan.with_steps([s for s in plan.steps if not _touches_email(s)])
-            notes.append(_t(lang, "Removed the email steps: no email will be sent.", "已删除邮件相关步骤：不会发送任何邮件。"))
+            notes.append(t(lang, "Removed the email steps: no email will be sent.", "已删除邮件相关步骤：不会发送任何邮件。"))
         else:
-            notes.append(_t(lang, "The plan sends no emails.", "计划中没有发送邮件的步骤。"))
+            notes.append(t(lang, "The plan sends no emails.", "计划中没有发送邮件的步骤。"))
 
     count = None
     for pattern in _COUNT_REQ:
@@ -258,29 +255,29 @@ def apply_instruction(plan: Plan, instruction: str, lang: str | None = None) -> 
         matched = True
         count = max(1, min(count, MAX_TOP))
         plan = _set_count(plan, count)
-        notes.append(_t(lang, f"The plan now covers {count} candidate(s).", f"计划现在只涵盖 {count} 位候选人。"))
+        notes.append(t(lang, f"The plan now covers {count} candidate(s).", f"计划现在只涵盖 {count} 位候选人。"))
 
     if _ADD_SCHEDULE_REQ.search(text) and not re.search(r"\b(?:don'?t|do not|no|skip|without)\b.{0,20}schedul|不要.{0,4}安排",
                                                          text, re.I):
         matched = True
         if any(s.agent == "scheduling" for s in plan.steps):
-            notes.append(_t(lang, "The plan already schedules interviews.", "计划中已经包含安排面试。"))
+            notes.append(t(lang, "The plan already schedules interviews.", "计划中已经包含安排面试。"))
         else:
             step_lang = plan.lang
             emails = any(s.agent == "communication" for s in plan.steps)
-            extra = [PlanStep(step=1, agent="scheduling", mode="sequential", action=_t(
+            extra = [PlanStep(step=1, agent="scheduling", mode="sequential", action=t(
                         step_lang, "Schedule interviews for the candidates who reply" if emails else
                         "Propose interview time slots for the candidates",
                         "为回复的候选人安排面试" if emails else "为候选人提议面试时间段")),
                      PlanStep(step=1, agent="supervisor", mode="interrupt",
-                              action=_t(step_lang, "Confirm the interview times", "确认面试时间"))]
+                              action=t(step_lang, "Confirm the interview times", "确认面试时间"))]
             plan = plan.with_steps([*plan.steps, *extra])
             if plan.workflow_type != "interview_scheduling":
                 plan = plan.model_copy(update={"workflow_type": "chain"})
-            notes.append(_t(lang, "Added interview scheduling at the end.", "已在最后增加安排面试。"))
+            notes.append(t(lang, "Added interview scheduling at the end.", "已在最后增加安排面试。"))
 
     if not matched:
-        return original, [_t(lang, "I could not turn that instruction into a change; the plan is unchanged.",
+        return original, [t(lang, "I could not turn that instruction into a change; the plan is unchanged.",
                              "无法理解该修改指令，计划保持不变。")]
     return _reestimate(plan.renumbered(), _count_in(plan)), notes
 

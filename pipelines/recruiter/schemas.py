@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from pipelines.core.text import has_cjk
 
 Role = Literal["recruiter", "job_seeker"]
 Intent = Literal["chat", "plan", "workflow"]
@@ -122,14 +123,10 @@ PlanWorkflowType = Literal["job_launch", "bulk_outreach", "candidate_review", "i
                            "chain"]
 PLAN_WORKFLOW_TYPES: tuple[str, ...] = tuple(w for w in WORKFLOW_TYPES if w != "status_change") + ("chain",)
 AGENTS: tuple[str, ...] = ("supervisor", "matching", "communication", "scheduling", "resume", "jd", "pipeline")
-AGENTS: tuple[str, ...] = ("supervisor", "matching", "communication", "scheduling", "resume", "jd", "pipeline")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
 def _lang(lang: str | None, text: str = "") -> str:
     if lang in ("en", "zh"):
         return lang
-    return "zh" if _CJK.search(text or "") else "en"
+    return "zh" if has_cjk(text) else "en"
 
 
 class PlanStep(BaseModel):

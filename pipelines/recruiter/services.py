@@ -103,10 +103,11 @@ class RecruiterServices:
 
     def waiting_interrupt(self, thread_id: str) -> dict[str, Any] | None:
         """The interrupt value the thread waits on, or None (finished, rewound, deleted, or no checkpointer)."""
-        pending = self._pending(thread_id)
+        pending = self.pending_interrupt(thread_id)
         return pending[1] if pending else None
 
-    def _pending(self, thread_id: str) -> tuple[str, dict[str, Any]] | None:
+    def pending_interrupt(self, thread_id: str) -> tuple[str, dict[str, Any]] | None:
+        """(interrupt id, value) of what the thread waits on, or None."""
         if self.checkpointer is None or self.graph_factory is None or not thread_id:
             return None
         snapshot = _isolated(lambda: self._compiled().get_state({"configurable": {"thread_id": thread_id}},
@@ -116,18 +117,15 @@ class RecruiterServices:
                 return item.id, item.value if isinstance(item.value, dict) else {"question": item.value}
         return None
 
-    def resume_paused(self, thread_id: str, value: Any, context: Any) -> dict[str, Any]:
+    def resume_paused(self, thread_id: str, interrupt_id: str, value: Any, context: Any) -> dict[str, Any]:
         """Answer a paused thread's interrupt and run it on with the caller's run-time context: its state after.
         The answer is addressed to the interrupt by its id: a plan's run pauses in nested agents several times
         within one task of the router, and a bare value could be taken for an earlier question's."""
         from langgraph.types import Command
 
-        pending = self._pending(thread_id)
-        if pending is None:
-            return {}
         config = {"configurable": {"thread_id": thread_id}}
         graph = self._compiled()
-        return _isolated(lambda: (graph.invoke(Command(resume={pending[0]: value}), config, context=context),
+        return _isolated(lambda: (graph.invoke(Command(resume={interrupt_id: value}), config, context=context),
                                   dict(graph.get_state(config).values))[1])
 
 

@@ -14,6 +14,7 @@ from dashboard.state_keys import FLASH
 from dashboard.studio.chat import Chat, Turn, render_chat as render_generic_chat, render_counter, run_when_opened, too_long
 from dashboard.studio.run_sidebar import start_run
 from dashboard.workflows.recruiter.cards import render_cards
+from dashboard.workflows.recruiter.stores import recruiting_store
 from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import get_spec
 from pipelines.core.runtime.session import Session
@@ -36,12 +37,10 @@ def _too_long(length: int) -> str:
 
 def conversation(values: Mapping[str, Any]) -> list[Turn]:
     """The session's messages as the user wrote and saw them (the run's state holds them masked)."""
-    from pipelines.recruiter.services import open_store
-
     session_id = values.get("session_id")
     if not session_id:
         return []
-    rows = open_store(services.current_settings()).recent_messages(str(session_id), limit=200)
+    rows = recruiting_store().recent_messages(str(session_id), limit=200)  # the page's cached store, no demo check
     return [("user" if row["role"] == "user" else "assistant", str(row["content"])) for row in rows]
 
 

@@ -62,10 +62,10 @@ def validate_output_text(text: str, *, known_emails: Collection[str] = (), known
     text = text or ""
     zh = 1 if has_cjk(text) else 0
     findings: list[Finding] = []
-    if canary and _leaks(text, canary):
+    folded = normalize(text)
+    if canary and _leaks(folded, canary):
         findings.append(Finding("output_canary_leak", "blocked",
                                 "The reply contained the system prompt's canary token, so it was withheld."))
-    folded = normalize(text)
     for kind, pattern in _UNSAFE:
         if pattern.search(folded):
             findings.append(Finding("output_safety", "blocked", f"The reply contained unsafe content ({kind}).",
@@ -93,9 +93,10 @@ def validate_output_text(text: str, *, known_emails: Collection[str] = (), known
     return OutputVerdict(tuple(findings), False, corrected)
 
 
-def _leaks(text: str, canary: str) -> bool:
-    """The canary, or its random part, anywhere in the reply, also when spaced out or written in other letters."""
-    flat = re.sub(r"[\W_]+", "", normalize(text))
+def _leaks(folded: str, canary: str) -> bool:
+    """The canary, or its random part, anywhere in the (normalised) reply, also when spaced out or written in
+    other letters."""
+    flat = re.sub(r"[\W_]+", "", folded)
     token = re.sub(r"[\W_]+", "", normalize(canary))
     secret = token.removeprefix("canary")
     return token in flat or (len(secret) >= 8 and secret in flat)

@@ -97,10 +97,8 @@ class ThreadPosition:
             return ()
         if self._interrupts is not None and self._interrupts[0] is snap:
             return self._interrupts[1]
-        if self._subgraph_nodes is None:
-            self._subgraph_nodes = frozenset(name for name, _ in self.graph.get_subgraphs())
         result = tuple(snap.interrupts)
-        if any(task.interrupts and task.name in self._subgraph_nodes for task in snap.tasks):
+        if any(task.interrupts and task.name in self.subgraph_nodes for task in snap.tasks):
             nested = {task.id: task.state for task in
                       self.graph.get_state(self.config(self.cursor), subgraphs=True).tasks}
             result = tuple(item for task in snap.tasks for item in task.interrupts
@@ -108,9 +106,18 @@ class ThreadPosition:
         self._interrupts = (snap, result)
         return result
 
+    @property
+    def subgraph_nodes(self) -> frozenset[str]:
+        """The graph's nodes that are subgraphs (read once)."""
+        if self._subgraph_nodes is None:
+            self._subgraph_nodes = frozenset(name for name, _ in self.graph.get_subgraphs())
+        return self._subgraph_nodes
+
     def nested_values(self) -> dict[str, Any]:
         """The values of the subgraphs the run stands in (a paused plan inside the router), deepest first; the
         root's own values are not included."""
+        if not any(task.name in self.subgraph_nodes for task in self.snapshot().tasks):
+            return {}  # the run stands in no subgraph (a finished chat turn): no second read of the checkpoint
         merged: dict[str, Any] = {}
 
         def walk(snapshot: StateSnapshot) -> None:

@@ -47,18 +47,23 @@ def answer_to_pause(message: str) -> bool | None:
 
 def check_paused(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
     """The session's paused workflow, looked up in the workflows table and confirmed by the checkpointer (a row
-    whose thread no longer waits is closed)."""
+    whose thread no longer waits is closed). A clear yes or no is turned here into the typed answer of the
+    interrupt it waits on, addressed by that interrupt's id."""
     services = runtime.context.services
     for row in services.store.paused_workflows(state.get("session_id") or ""):
         if row["langgraph_thread_id"] == thread_id():
             continue
-        waiting = services.waiting_interrupt(row["langgraph_thread_id"])
-        if waiting is None:
+        pending = services.pending_interrupt(row["langgraph_thread_id"])
+        if pending is None:
             services.store.set_workflow_status(row["id"], "cancelled", "its run no longer waits for an answer")
             continue
-        return {"paused_workflow": {"id": row["id"], "workflow_type": row["workflow_type"], "kind": waiting.get("kind", ""),
-                                    "thread_id": row["langgraph_thread_id"], "question": waiting.get("question", ""),
-                                    "answer": answer_to_pause(state.get("message") or "")}}
+        interrupt_id, waiting = pending
+        answer = answer_to_pause(state.get("message") or "")
+        kind = waiting.get("kind", "")
+        return {"paused_workflow": {
+            "id": row["id"], "workflow_type": row["workflow_type"], "kind": kind, "thread_id": row["langgraph_thread_id"],
+            "question": waiting.get("question", ""), "answer": answer, "interrupt_id": interrupt_id,
+            "resume_value": None if answer is None else answer_for(kind, answer, waiting)}}
     return {"paused_workflow": None}
 
 
@@ -89,9 +94,7 @@ def resume_workflow(state: RouterState, runtime: Runtime[RecruiterContext]) -> d
     vault = PiiVault.from_entries(services.store.vault_entries(session_id))
     services.store.add_message(session_id, "user", vault.restore(state.get("message") or ""), thread_id())
     before = len(services.store.recent_messages(session_id, 10_000))
-    waiting = services.waiting_interrupt(paused["thread_id"]) or {}
-    after = services.resume_paused(paused["thread_id"], answer_for(paused.get("kind") or "", bool(paused["answer"]),
-                                                                    waiting), runtime.context)
+    after = services.resume_paused(paused["thread_id"], paused["interrupt_id"], paused["resume_value"], runtime.context)
     said = [m["content"] for m in services.store.recent_messages(session_id, 10_000)[before:] if m["role"] == "assistant"]
     waiting_next = services.waiting_interrupt(paused["thread_id"]) if not said else None
     reply = "\n\n".join(said) or (waiting_next or {}).get("question") or t(lang, "Done.", "完成。")

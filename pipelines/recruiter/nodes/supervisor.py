@@ -114,6 +114,7 @@ def aggregate_results(state: PlannerState, runtime: Runtime[RecruiterContext]) -
     services, lang = runtime.context.services, state.get("language") or "en"
     store, outbox = services.store, Outbox(services.store.engine)
     ids, names, emails = store.known_entities()
+    known_addresses = {e.lower() for e in emails}
     findings: list[Finding] = []
     dropped: list[int] = []
     for draft in _pending(state):
@@ -121,7 +122,7 @@ def aggregate_results(state: PlannerState, runtime: Runtime[RecruiterContext]) -
         person = store.candidate(draft["candidate_id"])
         verdict = validate_output_text(f"{message.subject}\n{message.body}", known_emails=emails, known_names=names,
                                        known_ids=ids) if message else None
-        invented = person is None or message is None or message.to_address.lower() not in {e.lower() for e in emails}
+        invented = person is None or message is None or message.to_address.lower() not in known_addresses
         if invented or (verdict and (verdict.blocked or any(f.check == "output_hallucination" for f in verdict.findings))):
             findings.append(Finding("output_hallucination", "blocked", f"A draft to a candidate or address that is not in "
                                     f"the data (or with invented names) was discarded: {draft['candidate_id']}."))
@@ -186,13 +187,14 @@ def send_emails(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict
     the daily limit; the others are discarded. Without SMTP they stay in the outbox, marked not sent."""
     services, policy = runtime.context.services, runtime.context.policy
     outbox = Outbox(services.store.engine)
-    pending = [d["outbox_id"] for d in _pending(state)]
+    drafts = _pending(state)
+    pending = [d["outbox_id"] for d in drafts]
     decision = DraftApproval.model_validate(state.get("final_decision") or {})
     # A draft is named by its outbox id or by its candidate's id; "all" approves every pending draft.
     wanted = set(decision.approved_ids)
     everything = any(i.lower() in ALL for i in wanted)
-    approved = [d["outbox_id"] for d in _pending(state)
-                if everything or str(d["outbox_id"]) in wanted or d["candidate_id"] in wanted]
+    chosen = [d for d in drafts if everything or str(d["outbox_id"]) in wanted or d["candidate_id"] in wanted]
+    approved = [d["outbox_id"] for d in chosen]
     for key, edit in decision.edits.items():
         if key.isdigit() and int(key) in approved:
             outbox.edit(int(key), subject=edit.subject, body=edit.body)
@@ -203,6 +205,6 @@ def send_emails(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict
         reports.append(outbox.send(approved[start:start + policy.batch_cap], sender, services.limiter).summary(lang))
     summary = "; ".join(reports) if reports else t(lang, "No email was approved.", "没有批准任何邮件。")
     # Those written to are the ones the plan goes on with (the chain schedules interviews for them).
-    written_to = [d["candidate_id"] for d in _pending(state) if d["outbox_id"] in approved]
+    written_to = [d["candidate_id"] for d in chosen]
     return {"decided_ids": [*(state.get("decided_ids") or []), *pending], "candidate_ids": written_to,
             "sent": {"summary": summary, "approved": approved}}

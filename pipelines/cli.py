@@ -103,6 +103,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                 raise CliError(f"{spec.id} has no PDF report")
             Path(args.pdf).parent.mkdir(parents=True, exist_ok=True)
             Path(args.pdf).write_bytes(spec.pdf(session.values()))
+        if args.report:
+            Path(args.report).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.report).write_text(spec.report(session.values()), encoding="utf-8")
         status = run_status(session)
         print(json.dumps({"thread_id": session.thread_id, "status": status, "steps": len(document["steps"]),
                           "next": document["next"], "pending_interrupt": document["pending_interrupt"]},
@@ -163,6 +166,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--data-dir", help="where checkpoints and run records live (default ./data)")
     run.add_argument("--trace", help="write the run's trace as JSON to this file")
     run.add_argument("--pdf", help="write the workflow's PDF report to this file (workflows that have one, such as ican)")
+    run.add_argument("--report", help="write the workflow's report (Markdown) to this file")
     run.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                      help="one of the workflow's own settings, as on the Settings page (e.g. guide_max_loops=3)")
     run.set_defaults(func=cmd_run)

@@ -25,7 +25,9 @@ _ENTRIES: list[WorkflowEntry] = [
                   "resume parser, the RIASEC profile analyzer, the O*NET career matcher and the reporter run.",
                   "pipelines.ican", "dashboard.workflows.ican.ui", ":material/psychology:"),
     WorkflowEntry("deep_research", "Deep research", "004_1c30d6b8d21f696c.txt", "Presenters and analysts",
-                  "Plan, investigate, observe and delegate, with a memory stack, to write a research report.", None),
+                  "Plan, review, delegate and report with checked citations, over your own documents: a central agent "
+                  "with a memory stack sends a researcher, a coder and an analyst through the plan.",
+                  "pipelines.deep_research", None, ":material/travel_explore:"),
 ]
 _SPECS: dict[str, PipelineSpec] = {}
 

@@ -8,13 +8,13 @@ from tests.app.conftest import no_errors, open_workflow_page
 from tests.support.openai_stub import OpenAIStub
 
 
-def test_home_shows_five_cards_and_marks_unbuilt_ones_as_coming(entry):
+def test_home_shows_five_cards_all_built(entry):
     app = entry
     no_errors(app)
     assert sorted(s.value for s in app.subheader) == ["CareerNavigator", "Deep research", "Flink job diagnosis",
                                                        "Open Recruiter", "iCan career guidance"]
-    assert len([i for i in app.info if "Coming" in i.value]) == 1  # deep research
-    assert len(app.get("page_link")) == 4
+    assert not [i for i in app.info if "Coming" in i.value]
+    assert len(app.get("page_link")) == 5
 
 
 def test_navigation_reaches_the_workflow_page(entry):

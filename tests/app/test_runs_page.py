@@ -191,7 +191,7 @@ def test_an_empty_store_points_to_the_workflow_pages(entry):
     entry.switch_page("app_pages/runs.py").run()
     no_errors(entry)
     assert "No run is stored yet" in texts(entry)
-    assert len(entry.get("page_link")) == 4 and not entry.dataframe
+    assert len(entry.get("page_link")) == 5 and not entry.dataframe
 
 
 def test_a_database_that_is_down_gets_a_clear_message(page, monkeypatch):

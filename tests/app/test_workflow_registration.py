@@ -27,7 +27,7 @@ def test_a_registered_workflow_gets_a_card_on_the_home_page(toy_registered, entr
     entry.run()
     no_errors(entry)
     assert "Toy workflow" in [s.value for s in entry.subheader]
-    assert len(entry.get("page_link")) == 5  # the four built workflows and the toy
+    assert len(entry.get("page_link")) == 6  # the five built workflows and the toy
 
 
 def test_a_registered_workflow_is_listed_by_the_cli(toy_registered, capsys):

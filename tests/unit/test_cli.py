@@ -21,7 +21,7 @@ def test_list_shows_pipelines_and_scenarios():
     out = cli("list")
     assert out.returncode == 0
     assert "career_navigator" in out.stdout and "seed_example" in out.stdout
-    assert "flink_diagnosis" in out.stdout and "(coming)" in out.stdout
+    assert "flink_diagnosis" in out.stdout and "deep_research" in out.stdout
 
 
 def test_run_seed_example_with_answers_writes_a_complete_trace(tmp_path):

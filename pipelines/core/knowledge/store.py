@@ -171,6 +171,18 @@ class KnowledgeBase:
         return [{"id": doc_id, "document": doc or "", "metadata": dict(meta or {})}
                 for doc_id, doc, meta in zip(res["ids"], res["documents"], res["metadatas"])]
 
+    def delete(self, name: str, where: dict[str, Any]) -> None:
+        """Remove the documents matching `where` (a document's chunks, say)."""
+        with self._guard(f"delete from collection {name!r}"):
+            coll = self._open(name, create=False)
+            if coll is not None:
+                coll.delete(where=_where(where))
+                self._counts[name] = coll.count()
+
+    def names(self) -> list[str]:
+        with self._guard("list collections"):
+            return [getattr(c, "name", c) for c in self.client.list_collections()]
+
     def delete_collection(self, name: str) -> None:
         with self._guard(f"delete collection {name!r}"):
             try:

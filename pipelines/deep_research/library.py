@@ -1,0 +1,273 @@
+"""The research library: collections of documents chunked into Chroma and BM25, scanned for hidden instructions,
+searched hybrid (BM25 and embeddings fused), each passage kept with its document, page and section."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pipelines.core.clock import now_iso
+from pipelines.core.guardrails.injection import detect_injection
+from pipelines.core.knowledge.store import Hit, KnowledgeBase
+from pipelines.deep_research.documents import DocumentError, LoadedDocument, chunk_document, load_document
+from pipelines.deep_research.glossary import expand
+from pipelines.deep_research.retrieval import Bm25Index, fuse
+
+PREFIX = "research-"
+TABLE_KINDS = ("CSV",)
+UPLOADS = "uploads"
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{1,38}[a-z0-9]$")
+SEARCH_POOL = 30  # each retriever's list before fusion
+
+
+@dataclass(frozen=True)
+class Passage:
+    id: str                  # "<doc id>#<chunk>"
+    text: str
+    document: str            # the file name
+    title: str
+    collection: str
+    doc_id: str
+    chunk: int
+    page: int | None = None
+    section: str = ""
+    flagged: bool = False    # the guardrails found hidden instructions in it: quoted as data, never followed
+    score: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def where(self) -> str:
+        """"p. 3", "§ Results > Costs" or both: where in the document the passage sits."""
+        return " · ".join(part for part in (f"p. {self.page}" if self.page else "",
+                                             f"§ {self.section}" if self.section else "") if part)
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    doc_id: str
+    name: str
+    title: str
+    kind: str
+    pages: int
+    chunks: int
+    flagged: int            # passages the guardrails flagged
+    added_at: str
+
+
+@dataclass(frozen=True)
+class AddResult:
+    document: DocumentInfo
+    flag_reasons: tuple[str, ...]
+
+
+def check_collection_name(name: str) -> str:
+    name = (name or "").strip().lower()
+    if not _NAME.match(name):
+        raise DocumentError(f"{name or 'an empty name'!r} cannot name a collection: use 3 to 40 lower-case letters, "
+                            "digits, '-' or '_', starting and ending with a letter or digit")
+    return name
+
+
+class ResearchLibrary:
+    """Named collections in one Chroma store; the BM25 side is rebuilt from Chroma when a collection changed."""
+
+    def __init__(self, kb: KnowledgeBase, shipped: dict[str, Callable[[], list[LoadedDocument]]] | None = None,
+                 files_dir: Path | None = None, shipped_tables: dict[str, list[Path]] | None = None) -> None:
+        self.kb = kb
+        self.shipped = shipped or {}
+        # The uploaded files themselves, for the coder to compute over tables (Chroma keeps only their text).
+        self.files_dir = files_dir
+        self.shipped_tables = shipped_tables or {}
+        self._bm25: dict[str, tuple[int, Bm25Index, dict[str, dict[str, Any]]]] = {}
+        self._lock = threading.RLock()
+
+    # -- collections and documents ------------------------------------------------------------------------------
+    def collections(self) -> list[str]:
+        """Collections with documents, and the shipped ones (indexed on first use)."""
+        names = {n[len(PREFIX):] for n in self.kb.names() if n.startswith(PREFIX)}
+        return sorted(names | set(self.shipped))
+
+    def documents(self, collection: str) -> list[DocumentInfo]:
+        by_doc: dict[str, dict[str, Any]] = {}
+        for row in self.kb.get(PREFIX + collection):
+            meta = row["metadata"]
+            doc = by_doc.setdefault(str(meta.get("doc_id")), {"meta": meta, "chunks": 0, "flagged": 0})
+            doc["chunks"] += 1
+            doc["flagged"] += bool(meta.get("flagged"))
+        return sorted((DocumentInfo(doc_id, str(d["meta"].get("document", "")), str(d["meta"].get("title", "")),
+                                    str(d["meta"].get("kind", "")), int(d["meta"].get("pages") or 1), d["chunks"],
+                                    d["flagged"], str(d["meta"].get("added_at", "")))
+                       for doc_id, d in by_doc.items()), key=lambda info: (info.added_at, info.name))
+
+    def add(self, collection: str, name: str, data: bytes,
+            progress: Callable[[int, int], None] | None = None) -> AddResult:
+        """Read, chunk, scan and index one file (DocumentError says why a file cannot be used). The same content
+        added again replaces its earlier copy."""
+        collection = check_collection_name(collection)
+        document = load_document(name, data)
+        doc_id = hashlib.sha256(data).hexdigest()[:16]
+        result = self.add_loaded(collection, document, doc_id, progress)
+        if self.files_dir is not None and document.kind in TABLE_KINDS:
+            folder = self.files_dir / collection
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{doc_id}{Path(name).suffix.lower()}").write_bytes(data)
+        return result
+
+    def add_loaded(self, collection: str, document: LoadedDocument, doc_id: str,
+                   progress: Callable[[int, int], None] | None = None) -> AddResult:
+        chunks = chunk_document(document)
+        if not chunks:
+            raise DocumentError(f"{document.name} has no text to index")
+        reasons: list[str] = []
+        metadatas = []
+        added = now_iso()
+        for chunk in chunks:
+            findings = detect_injection(chunk.text, source="document")
+            reasons += [f.message for f in findings]
+            metadatas.append({"doc_id": doc_id, "document": document.name, "title": document.title,
+                              "kind": document.kind, "pages": document.pages, "page": chunk.page,
+                              "section": chunk.section, "chunk": chunk.index, "flagged": bool(findings),
+                              "added_at": added})
+        name = PREFIX + collection
+        with self._lock:
+            self.kb.delete(name, {"doc_id": doc_id}) if self.kb.count(name) else None
+            self.kb.upsert(name, [f"{doc_id}#{c.index}" for c in chunks], [c.text for c in chunks], metadatas,
+                           progress=progress)
+            self._bm25.pop(collection, None)
+        info = DocumentInfo(doc_id, document.name, document.title, document.kind, document.pages, len(chunks),
+                            sum(bool(m["flagged"]) for m in metadatas), added)
+        return AddResult(info, tuple(dict.fromkeys(reasons)))
+
+    def delete(self, collection: str, doc_id: str) -> None:
+        with self._lock:
+            self.kb.delete(PREFIX + collection, {"doc_id": doc_id})
+            self._bm25.pop(collection, None)
+        if self.files_dir is not None:
+            for path in (self.files_dir / collection).glob(f"{doc_id}.*"):
+                path.unlink(missing_ok=True)
+
+    def tables(self, resources: Sequence[dict[str, Any]]) -> list[tuple[str, Path]]:
+        """(file name, path) of the tables the resources hold: uploaded CSV files and the shipped data sets."""
+        out: dict[str, Path] = {}
+        for resource in resources:
+            collection = str(resource.get("name") or "")
+            for path in self.shipped_tables.get(collection, []):
+                out.setdefault(path.name, path)
+            if self.files_dir is None or collection in self.shipped_tables:
+                continue
+            wanted = set(resource.get("documents") or [])
+            for info in self.documents(collection) if (self.files_dir / collection).is_dir() else []:
+                path = next((self.files_dir / collection).glob(f"{info.doc_id}.*"), None)
+                if path is not None and info.kind in TABLE_KINDS and (not wanted or info.doc_id in wanted):
+                    out.setdefault(Path(info.name).name, path)
+        return sorted(out.items())
+
+    @staticmethod
+    def table_previews(tables: Sequence[tuple[str, Path]], rows: int = 5) -> str:
+        """The first lines of each table, for a model writing code over them."""
+        parts = []
+        for name, path in tables:
+            with path.open(encoding="utf-8", errors="replace") as handle:
+                head = [next(handle, "").rstrip("\n")[:300] for _ in range(rows + 1)]
+            parts.append(f"{name}:\n" + "\n".join(line for line in head if line))
+        return "\n\n".join(parts)
+
+    def ensure(self, collection: str, progress: Callable[[int, int], None] | None = None) -> None:
+        """Index a shipped collection the first time it is used."""
+        if collection in self.shipped and self.kb.count(PREFIX + collection) == 0:
+            documents = self.shipped[collection]()
+            for number, document in enumerate(documents, start=1):
+                key = hashlib.sha256(f"{collection}/{document.name}".encode()).hexdigest()[:16]
+                self.add_loaded(collection, document, key)
+                if progress:
+                    progress(number, len(documents))
+
+    # -- search ---------------------------------------------------------------------------------------------------
+    def _index(self, collection: str) -> tuple[Bm25Index, dict[str, dict[str, Any]]]:
+        name = PREFIX + collection
+        with self._lock:
+            count = self.kb.count(name)
+            cached = self._bm25.get(collection)
+            if cached is None or cached[0] != count:
+                rows = {row["id"]: row for row in self.kb.get(name)}
+                cached = (count, Bm25Index(list(rows), [r["document"] for r in rows.values()]), rows)
+                self._bm25[collection] = cached
+            return cached[1], cached[2]
+
+    def search(self, resources: Sequence[dict[str, Any]], query: str, k: int = 5,
+               mode: str = "hybrid") -> list[Passage]:
+        """The k best passages over the resources (each a collection, narrowed to some documents or not): BM25 and
+        embedding rankings fused by reciprocal rank ("bm25" or "embedding" alone for comparison)."""
+        if not query.strip():
+            return []
+        query = expand(query)
+        rankings: list[list[str]] = [[], []]
+        rows: dict[str, tuple[str, dict[str, Any]]] = {}
+        for resource in resources:
+            collection = str(resource.get("name") or "")
+            if not collection:
+                continue
+            self.ensure(collection)
+            docs = [str(d) for d in resource.get("documents") or []]
+            index, stored = self._index(collection)
+            allowed = {i for i, r in stored.items() if r["metadata"].get("doc_id") in docs} if docs else None
+            if mode in ("hybrid", "bm25"):
+                rankings[0] += [i for i, _ in index.search(query, SEARCH_POOL, allowed)]
+            if mode in ("hybrid", "embedding"):
+                where = {"doc_id": {"$in": docs}} if docs else None
+                hits: list[Hit] = self.kb.search(PREFIX + collection, query, k=SEARCH_POOL, where=where)
+                rankings[1] += [h.id for h in sorted(hits, key=lambda h: -h.score)]
+            rows.update({i: (collection, r) for i, r in stored.items()})
+        fused = fuse([r for r in rankings if r])
+        return [self._passage(rows[i][0], i, rows[i][1], score) for i, score in fused[:k] if i in rows]
+
+    def passages(self, ids: Iterable[str], collection: str) -> list[Passage]:
+        _, stored = self._index(collection)
+        return [self._passage(collection, i, stored[i]) for i in ids if i in stored]
+
+    def all_passages(self, collection: str, doc_ids: Sequence[str] = ()) -> list[Passage]:
+        _, stored = self._index(collection)
+        return [self._passage(collection, i, r) for i, r in stored.items()
+                if not doc_ids or r["metadata"].get("doc_id") in doc_ids]
+
+    @staticmethod
+    def _passage(collection: str, passage_id: str, row: dict[str, Any], score: float = 0.0) -> Passage:
+        meta = row["metadata"]
+        page = meta.get("page")
+        return Passage(passage_id, row["document"], str(meta.get("document", "")), str(meta.get("title", "")), collection,
+                       str(meta.get("doc_id", "")), int(meta.get("chunk") or 0),
+                       int(page) if isinstance(page, (int, float)) and page else None, str(meta.get("section") or ""),
+                       bool(meta.get("flagged")), round(float(score), 6))
+
+
+_OPEN: dict[tuple[str, ...], ResearchLibrary] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def open_library(settings: Any) -> ResearchLibrary:
+    """The library under the data dir (Chroma embedded or the server the settings name), shipped collections on;
+    one per store and embedding model in a process, so its BM25 indexes are built once."""
+    from pipelines.core.knowledge.store import open_knowledge
+    from pipelines.deep_research.shipped import SHIPPED, SHIPPED_TABLES
+
+    key = (str(settings.data_path.resolve()), settings.chroma_url or "", settings.embedding_provider,
+           settings.embedding_model)
+    with _OPEN_LOCK:
+        if key not in _OPEN:
+            _OPEN[key] = ResearchLibrary(open_knowledge(settings), SHIPPED, settings.data_path / "research" / "files",
+                                         SHIPPED_TABLES)
+        return _OPEN[key]
+
+
+def close_libraries() -> None:
+    with _OPEN_LOCK:
+        for library in _OPEN.values():
+            library.kb.close()
+        _OPEN.clear()

@@ -1,0 +1,1 @@
+"""Deep research's nodes: intake, planning, the central agent, the three delegated agents, the reporter."""

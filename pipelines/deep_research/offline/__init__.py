@@ -1,0 +1,1 @@
+"""The offline engine of deep research: deterministic intake, planning, extraction, analysis and reporting."""

@@ -26,7 +26,7 @@ class ResearchSettings(BaseModel):
         24, ge=2, le=200, title="Central-agent turns",
         description="At this many decisions the report is written from what was found, marked partial.",
         json_schema_extra={"env": "STEPWISE_RESEARCH_MAX_TURNS"})
-    top_k: int = Field(5, ge=1, le=20, title="Passages per search", json_schema_extra={"env": "STEPWISE_RESEARCH_TOP_K"})
+    top_k: int = Field(8, ge=1, le=20, title="Passages per search", json_schema_extra={"env": "STEPWISE_RESEARCH_TOP_K"})
     coder_timeout_s: float = Field(10.0, gt=0, le=120, title="Coder time limit (s)",
                                    json_schema_extra={"env": "STEPWISE_CODER_TIMEOUT_S"})
     coder_memory_mb: int = Field(512, ge=64, le=8192, title="Coder memory limit (MB)",

@@ -19,7 +19,7 @@ from pipelines.deep_research.offline.intake import is_zh
 from pipelines.deep_research.schemas import Finding, Findings
 from pipelines.deep_research.state import AgentState, ResearchContext
 
-DEPTH_LIMITS = {"brief": 3, "standard": 5, "thorough": 8}
+DEPTH_LIMITS = {"brief": 3, "standard": 7, "thorough": 10}
 
 
 def findings_limit(user_dst: str | None) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipelines.core.markup import escape_markdown
+from pipelines.deep_research.offline.extract import unanswered
 from pipelines.deep_research.offline.intake import is_zh
 from pipelines.deep_research.retrieval import TOKENIZE
 from pipelines.deep_research.schemas import Plan, StepType
@@ -78,6 +79,12 @@ def compose_report(state: Mapping[str, Any], plan: Plan, partial: str = "") -> s
         computed = [c for c in collections if c.get("step") == index and c.get("kind") == "computation"]
         aspect = escape_markdown(aspect_of(step.title), line_breaks=False)
         detail.append(f"### {escape_markdown(step.title, line_breaks=False)}")
+        if findings and unanswered(aspect_of(step.title), [text for text, _ in findings]):
+            not_said = (f"资料中没有给出“{aspect}”的答案；以下是最接近的段落。" if zh else
+                        f"The documents do not state this: {aspect}. The closest passages follow.")
+            detail.append(not_said)
+            key_points.append(f"- {not_said}")
+            gaps.append(aspect)
         if findings:
             key_points.append(f"- {_line(*findings[0])}")
             detail += [f"- {_line(text, ref)}" for text, ref in findings]

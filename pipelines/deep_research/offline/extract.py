@@ -42,10 +42,13 @@ def _sentences(passages: Sequence[Mapping[str, str]]) -> list[Sentence]:
     out: list[Sentence] = []
     seen: set[str] = set()
     for rank, passage in enumerate(passages):
+        # Headings open their chunk as text: they name a topic, they state nothing.
+        headings = {re.sub(r"\W+", "", h.lower()) for h in [str(passage.get("title") or ""),
+                                                             *str(passage.get("section") or "").split(" > ")]}
         for text in split_sentences(passage["text"]):
             text = " ".join(text.split()).lstrip("-*•> ").strip()
             key = re.sub(r"\W+", "", text.lower())
-            if len(text) < MIN_SENTENCE_CHARS or _HEADING_ONLY.match(text) or key in seen:
+            if len(text) < MIN_SENTENCE_CHARS or _HEADING_ONLY.match(text) or key in seen or key in headings:
                 continue
             seen.add(key)
             out.append(Sentence(text, passage["ref"], frozenset(TOKENIZE(text)), 1.0 / (1.0 + 0.15 * rank)))
@@ -86,10 +89,13 @@ def extract(query: str, passages: Sequence[Mapping[str, str]], limit: int = 5,
     figures = bool(_FIGURE_QUESTION.search(query + " " + context))
     scored: list[tuple[float, float, Sentence]] = []
     for sentence in sentences:
-        hit = sum(weight(w) for w in wanted if _holds(sentence, w))
-        near = 0.4 * sum(weight(w) for w in around if _holds(sentence, w))
-        if not hit and not near:
+        held = [w for w in wanted if _holds(sentence, w)]
+        near_held = [w for w in around if _holds(sentence, w)]
+        # One common word in common is chance: a sentence holds two of the question's words, or its rarest one.
+        if not held and not near_held:
             continue
+        hit = sum(weight(w) for w in held)
+        near = 0.4 * sum(weight(w) for w in near_held)
         coverage = hit / total
         relevance = (hit + near) / total * sentence.prior * (1.25 if figures and _NUMBER.search(sentence.text) else 1.0)
         scored.append((relevance, coverage, sentence))
@@ -106,3 +112,18 @@ def extract(query: str, passages: Sequence[Mapping[str, str]], limit: int = 5,
             break
         chosen.append(best)
     return [Extract(s.text, s.ref, round(score, 4), round(coverage, 3)) for score, coverage, s in chosen]
+
+
+_ASKED_FIGURE = re.compile(r"\b(cost|costs|price|prices|salary|salaries|pay|wage|wages|fee|fees|budget|revenue|spend|spent|"
+                           r"worth|value)\b|多少钱|成本|费用|价格|薪|工资|收入|预算|造价|营收|花费", re.I)
+
+
+def unanswered(question: str, sentences: Sequence[str]) -> bool:
+    """A question asking for an amount (a cost, a price, a salary) that no found sentence gives with a figure and
+    the word for what is asked: the documents do not answer it, however close the passages come."""
+    asked = [m.group(0) for m in _ASKED_FIGURE.finditer(question or "")]
+    if not asked or not re.search(r"how much|what (?:is|was|are|were) the|多少|几", question or "", re.I):
+        return False
+    words = {a.lower() for a in asked}
+    wanted = words | {e for w in words for e in equivalents(TOKENIZE(w)[0] if TOKENIZE(w) else w)}
+    return not any(_NUMBER.search(text) and any(w in text.lower() for w in wanted) for text in sentences)

@@ -23,6 +23,9 @@ TABLE_KINDS = ("CSV",)
 UPLOADS = "uploads"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{1,38}[a-z0-9]$")
 SEARCH_POOL = 30  # each retriever's list before fusion
+# The embedding ranking's weight in the fusion: the offline embedding ranks worse than BM25 on the dev set
+# (recall@5 0.65 vs 0.80), and at equal weight it pulled the fused list down (0.71); at 0.3 it adds what BM25 misses.
+EMBEDDING_WEIGHT = 0.3
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,7 @@ class ResearchLibrary:
                 hits: list[Hit] = self.kb.search(PREFIX + collection, query, k=SEARCH_POOL, where=where)
                 rankings[1] += [h.id for h in sorted(hits, key=lambda h: -h.score)]
             rows.update({i: (collection, r) for i, r in stored.items()})
-        fused = fuse([r for r in rankings if r])
+        fused = fuse([rankings[0], rankings[1]], weights=[1.0, EMBEDDING_WEIGHT if mode == "hybrid" else 1.0])
         return [self._passage(rows[i][0], i, rows[i][1], score) for i, score in fused[:k] if i in rows]
 
     def passages(self, ids: Iterable[str], collection: str) -> list[Passage]:

@@ -27,7 +27,7 @@ _ENTRIES: list[WorkflowEntry] = [
     WorkflowEntry("deep_research", "Deep research", "004_1c30d6b8d21f696c.txt", "Presenters and analysts",
                   "Plan, review, delegate and report with checked citations, over your own documents: a central agent "
                   "with a memory stack sends a researcher, a coder and an analyst through the plan.",
-                  "pipelines.deep_research", None, ":material/travel_explore:"),
+                  "pipelines.deep_research", "dashboard.workflows.deep_research.ui", ":material/travel_explore:"),
 ]
 _SPECS: dict[str, PipelineSpec] = {}
 

@@ -52,6 +52,17 @@ def citation_entry(number: int, item: Mapping[str, Any]) -> dict[str, Any]:
             "flagged": bool(item.get("flagged"))}
 
 
+def short_section(section: str, title: str) -> str:
+    """The section path without its first part when that part is the document's title (a Markdown file's top
+    heading): "Annual Review 2024 > Traffic" under the title "Annual Review 2024" reads "Traffic"."""
+    parts = [p for p in (section or "").split(" > ") if p]
+    if len(parts) > 1 and title and parts[0].strip() == title.strip():
+        parts = parts[1:]
+    elif len(parts) == 1 and title and parts[0].strip() == title.strip():
+        parts = []
+    return " > ".join(parts)
+
+
 def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", unescape_markdown(text)).lower()
 

@@ -1,6 +1,52 @@
-"""The deep research studio page in AppTest: it opens on the workflow's graph with its three agent subgraphs."""
+"""The research assistant page in AppTest: start over a collection, answer the preferences, edit and accept the plan,
+read the cited report with its passages and downloads; hostile text in the question stays text."""
 
+import time
+
+from pipelines.core.settings import load_settings
+from pipelines.deep_research.library import close_libraries, open_library
 from tests.app.conftest import no_errors
+from tests.unit.deep_research.conftest import DOCS
+
+KEY = "research"
+QUESTION = "What was Lindenport's container throughput in 2024, and when does the rail link open?"
+
+
+def texts(app):
+    return " ".join(str(m.value) for m in [*app.markdown, *app.caption, *app.info, *app.success, *app.warning,
+                                           *app.error])
+
+
+def settle(app, limit_s: float = 90.0):
+    deadline = time.monotonic() + limit_s
+    while "Researching…" in texts(app) and time.monotonic() < deadline:
+        time.sleep(0.3)
+        app.run()
+    no_errors(app)
+
+
+def harbor_collection(data_dir):
+    library = open_library(load_settings(data_dir=str(data_dir)))
+    for path in DOCS:
+        with open(path, "rb") as handle:
+            library.add("harbor", path.rsplit("/", 1)[-1], handle.read())
+    close_libraries()
+
+
+def start(page, data_dir, question=QUESTION):
+    harbor_collection(data_dir)
+    app = page("deep_research")
+    no_errors(app)
+    app.text_area(key=f"{KEY}_question").input(question)
+    app.multiselect(key=f"{KEY}_collections").select("harbor")
+    next(b for b in app.button if b.label == "Start the research").click().run()
+    settle(app)
+    return app
+
+
+def click(app, label):
+    next(b for b in app.button if b.label == label).click().run()
+    settle(app)
 
 
 def test_the_studio_page_shows_the_graph_with_the_agents_as_clusters(page):
@@ -11,3 +57,30 @@ def test_the_studio_page_shows_the_graph_with_the_agents_as_clusters(page):
     for node in ("central_agent", "human_feedback", "citation_check", "search", "run_code", "compare_findings"):
         assert node in dot
     assert dot.count("cluster_") >= 3
+
+
+def test_a_session_from_question_to_cited_report(page, data_dir):
+    app = start(page, data_dir)
+    assert "Your research preferences" in texts(app)
+    app.selectbox(key="research_card_dst_depth").set_value("brief")
+    click(app, "Send answers")
+    assert "Review the research plan" in texts(app) and "brief" in texts(app)
+    app.text_input(key=next(t.key for t in app.text_input if t.key.startswith("research_card_plan_instruction"))) \
+        .input("add a step about dredging costs")
+    click(app, "Apply the edit")
+    assert "Planning pass 2" in texts(app)
+    click(app, "Accept the plan")
+    assert "Cited claims supported" in " ".join(m.label for m in app.metric)
+    supported = next(m.value for m in app.metric if m.label == "Cited claims supported")
+    claims = supported.split(" / ")
+    assert claims[0] == claims[1] and int(claims[0]) >= 2
+    assert "2.4 million TEU" in texts(app)
+    labels = [e.label for e in app.expander]
+    assert any("harbor_report.md" in label for label in labels)
+    assert {b.label for b in app.get("download_button")} >= {"Markdown", "PDF", "DOCX"}
+
+
+def test_hostile_question_is_shown_as_text(page, data_dir):
+    app = start(page, data_dir, "<script>alert(1)</script> ![x](http://evil/x.png) **bold** throughput?")
+    header = next(m.value for m in app.markdown if "alert(1)" in m.value)
+    assert "\\<script\\>" in header and "\\!" in header or "\\[x\\]" in header

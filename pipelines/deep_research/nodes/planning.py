@@ -97,9 +97,12 @@ def human_feedback(state: ResearchState, runtime: Runtime[ResearchContext]) -> d
         note = (f"已达到规划次数上限（{limit}），按当前计划执行。" if zh else
                 f"The plan has been revised {limit} time(s), the limit: it is carried out as it stands.")
         return {"messages": [AIMessage(note, name="human_feedback")], "current_node": "central_agent"}
+    last_edit = next((m.additional_kwargs["plan_edit"] for m in reversed(state.get("messages") or [])
+                      if isinstance(m, AIMessage) and m.additional_kwargs.get("plan_edit") is not None), None)
     raw = interrupt({"kind": PLAN_REVIEW, "question": "审阅计划：接受，或修改步骤。" if zh else
                      "Review the plan: accept it, or edit its steps.", "plan": plan.model_dump(mode="json"),
-                     "iteration": iteration, "max_plan_iterations": limit})
+                     "iteration": iteration, "max_plan_iterations": limit,
+                     **({"last_edit": diff_text(last_edit)} if last_edit is not None else {})})
     try:
         review = raw if isinstance(raw, PlanReview) else PlanReview.model_validate(raw)
     except ValidationError:

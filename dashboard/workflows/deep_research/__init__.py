@@ -1,0 +1,1 @@
+"""Deep research's pages and views."""

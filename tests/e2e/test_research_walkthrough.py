@@ -1,0 +1,58 @@
+"""A real browser runs a research session: upload two documents (English and Chinese), ask, answer the preferences,
+edit the plan in words, accept it, read the cited report and download its PDF, whose text is checked."""
+
+import time
+
+import pytest
+from pypdf import PdfReader
+
+from tests.e2e.conftest import SHOTS
+from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.unit.deep_research.conftest import DOCS
+
+pytestmark = pytest.mark.browser
+QUESTION = "What was Lindenport's container throughput in 2024, and when does the rail link open?"
+
+
+def wait_for(page, text: str, limit_s: float = 90.0) -> None:
+    """Until `text` shows: the run goes on in a background worker and the page fills in when it pauses."""
+    deadline = time.monotonic() + limit_s
+    while not page.get_by_text(text, exact=False).count():
+        assert time.monotonic() < deadline, f"{text!r} never showed"
+        time.sleep(1.0)
+        page.reload()
+        settle(page, 1.0)
+
+
+def test_upload_ask_edit_accept_and_download_the_pdf(server, browser_page, tmp_path):
+    page = browser_page
+    page.set_viewport_size({"width": 1500, "height": 2600})
+    page.goto(f"{server}/deep_research")
+    settle(page, 1.5)
+    page.get_by_label("Your question").fill(QUESTION)
+    page.locator("input[type='file']").first.set_input_files(DOCS)
+    settle(page)
+    click(page, "Start the research")
+    page.wait_for_url("**/deep_research?thread=*", timeout=30000)
+    wait_for(page, "Your research preferences")
+    page.screenshot(path=str(SHOTS / "research_01_preferences.png"), full_page=True)
+    click(page, "Skip")
+    wait_for(page, "Review the research plan")
+    page.get_by_label("Or say what to change").fill("add a step about dredging costs")
+    page.get_by_label("Or say what to change").press("Tab")
+    settle(page)
+    click(page, "Apply the edit")
+    wait_for(page, "Planning pass 2")
+    page.screenshot(path=str(SHOTS / "research_02_plan.png"), full_page=True)
+    assert page.get_by_text("dredging costs", exact=False).count()
+    click(page, "Accept the plan")
+    wait_for(page, "Cited claims supported")
+    page.screenshot(path=str(SHOTS / "research_03_report.png"), full_page=True)
+    assert page.get_by_text("2.4 million TEU", exact=False).count()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="PDF").click()
+    target = tmp_path / "research.pdf"
+    download.value.save_as(target)
+    assert target.read_bytes().startswith(b"%PDF")
+    text = "\n".join(p.extract_text() for p in PdfReader(target).pages)
+    assert "harbor_report.md" in text and "harbor_notes_zh.md" in text and "TEU" in text

@@ -9,7 +9,8 @@ from langgraph.runtime import Runtime
 
 from pipelines.core.models.failures import answer_or, offline_instead
 from pipelines.deep_research import prompts
-from pipelines.deep_research.nodes.common import collection_items, language_name, passages_block, plan_of, with_result
+from pipelines.deep_research.nodes.common import (collection_items, language_name, masked, passages_block, plan_of,
+                                                  with_result)
 from pipelines.deep_research.offline.compose import compare
 from pipelines.deep_research.offline.intake import is_zh
 from pipelines.deep_research.schemas import Analysis, Finding
@@ -37,7 +38,7 @@ def compare_findings(state: AgentState, runtime: Runtime[ResearchContext]) -> di
 
     analysis = answer_or(lambda: ctx.gateway.structured("analyst", Analysis, prompts.ANALYST.format_messages(
         language=language_name(state), task=context.get("task_description") or "",
-        observations="\n".join(state.get("observations") or []) or "none",
+        observations=masked("\n".join(state.get("observations") or [])) or "none",
         passages=passages_block(state.get("hits") or [])), offline=offline), offline_instead(offline))
     return {"findings": [{"text": p.text, "ref": p.ref} for p in analysis.points], "conclusion": analysis.conclusion,
             "comparisons": pairs}

@@ -11,7 +11,7 @@ from pipelines.core.models.failures import answer_or, offline_instead
 from pipelines.core.text import clip
 from pipelines.deep_research import prompts
 from pipelines.deep_research.memory import MemoryStack
-from pipelines.deep_research.nodes.common import dependencies, language_name, locale, plan_of, query
+from pipelines.deep_research.nodes.common import dependencies, language_name, locale, masked, plan_of, query
 from pipelines.deep_research.offline.central import AGENT_FOR, decide
 from pipelines.deep_research.offline.intake import is_zh
 from pipelines.deep_research.schemas import Decision, Plan
@@ -64,8 +64,9 @@ def central_agent(state: ResearchState, runtime: Runtime[ResearchContext]) -> di
     depends = dependencies(state, plan)
     offline = decide(plan, depends, memory, lang)
     decision = answer_or(lambda: ctx.gateway.structured("central_agent", Decision, prompts.CENTRAL.format_messages(
-        language=language_name(state), query=query(state), plan=plan.model_dump_json(), memory=memory.as_prompt(),
-        observations="\n".join(state.get("observations") or []) or "none", turn=turn, max_turns=max_turns),
+        language=language_name(state), query=query(state), plan=masked(plan.model_dump_json()),
+        memory=masked(memory.as_prompt()),
+        observations=masked("\n".join(state.get("observations") or [])) or "none", turn=turn, max_turns=max_turns),
         offline=lambda: offline), offline_instead(lambda: offline))
     if not _valid(decision, plan):
         decision = offline  # a step that does not exist or is done already: the offline choice instead

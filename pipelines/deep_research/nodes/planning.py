@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from pipelines.core.models.failures import answer_or
 from pipelines.deep_research import prompts
-from pipelines.deep_research.nodes.common import language_name, locale, plan_of, query
+from pipelines.deep_research.nodes.common import language_name, locale, masked, plan_of, query
 from pipelines.deep_research.offline.intake import is_zh
 from pipelines.deep_research.offline.planning import (apply_edits, apply_instruction, aspects, coerce_plan, decompose,
                                                       default_dependencies, replan_json)
@@ -64,7 +64,7 @@ def planner(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict[str
 
     draft = answer_or(lambda: ctx.gateway.structured("planner", PlanDraft, prompts.PLANNER.format_messages(
         language=language_name(state), query=text, user_dst=state.get("user_dst") or "none",
-        background=state.get("background_investigation_results") or "none", feedback=feedback,
+        background=masked(state.get("background_investigation_results") or "none"), feedback=feedback,
         max_steps=max_steps, locale=lang), offline=lambda: offline), failed)
     plan, note = coerce_plan(draft.plan if isinstance(draft, PlanDraft) else draft, lang, text, max_steps)
     if note:

@@ -13,7 +13,7 @@ from pipelines.core.models.failures import answer_or, offline_instead
 from pipelines.deep_research import prompts
 from pipelines.deep_research.citations import check, number_refs
 from pipelines.deep_research.memory import MemoryStack
-from pipelines.deep_research.nodes.common import collection_items, language_name, passages_block, plan_of, query
+from pipelines.deep_research.nodes.common import collection_items, language_name, masked, passages_block, plan_of, query
 from pipelines.deep_research.offline.compose import citation_lines, compose_report
 from pipelines.deep_research.offline.intake import is_zh
 from pipelines.deep_research.state import ResearchContext, ResearchState
@@ -41,7 +41,7 @@ def reporter(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict[st
     items = collection_items(state)
     draft = answer_or(lambda: ctx.gateway.text("reporter", prompts.REPORTER.format_messages(
         language=language_name(state), query=query(state), user_dst=state.get("user_dst") or "none",
-        observations="\n".join(state.get("observations") or []) or "none", passages=passages_block(items, limit=60),
+        observations=masked("\n".join(state.get("observations") or [])) or "none", passages=passages_block(items, limit=60),
         partial=f"This report is partial: {partial}" if partial else ""), offline=lambda: offline),
         offline_instead(lambda: offline))
     text, citations = number_refs(sanitize_markdown(draft), items)

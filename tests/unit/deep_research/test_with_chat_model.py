@@ -66,3 +66,22 @@ def test_central_agent_actions_from_the_model(start, settings):
     assert reflect["popped"] == 2  # the result and the delegation, once: not four
     assert actions[-1] == "finish" and state["final_report"]
     assert state["delegation_context"]["agent_type"] == "researcher"
+
+
+def test_personal_data_in_a_document_never_reaches_the_model(start, settings, tmp_path):
+    doc = tmp_path / "contacts.md"
+    doc.write_text("# Contacts\n\nThe harbour master, reachable at jane.doe@example.com or +1 415 555 0134, approved "
+                   "the 2024 throughput figure of 2.4 million TEU.\n", encoding="utf-8")
+    prompts: list[str] = []
+
+    def record(messages):
+        prompts.append(" ".join(str(m.content) for m in messages))
+        raise RuntimeError("answer offline")
+
+    gateway = gateway_with(settings, {name: record for name in ("Findings", "Analysis", "Decision", "text")})
+    state = finish(start("Who approved the 2024 throughput figure?", auto_accepted_plan=True, documents=[str(doc)],
+                         gateway=gateway))
+    leaked = [p[p.find("jane") - 300:p.find("jane") + 50] for p in prompts if "jane.doe@example.com" in p or "555 0134" in p]
+    assert prompts and not leaked, leaked
+    assert any("2.4 million TEU" in p for p in prompts)
+    assert "jane.doe" in state["final_report"]  # the report quotes the user's own document as it is

@@ -111,3 +111,11 @@ def test_messages_record_the_plan_and_the_report(start):
     state = finish(start(QUESTION, auto_accepted_plan=True))
     names = [m.name for m in state["messages"] if isinstance(m, AIMessage)]
     assert names[0] == "planner" and names[-1] == "reporter"
+
+
+def test_a_chinese_session_writes_a_chinese_report_citing_both_languages(start):
+    state = finish(start("林登港2024年的集装箱吞吐量是多少？铁路联运线什么时候开通？", auto_accepted_plan=True))
+    report = state["final_report"]
+    assert state["locale"] == "zh-CN" and "## 要点" in report and "## 主要引用" in report
+    assert "2025年3月" in report and "2.4 million TEU" in report
+    assert state["citation_check"]["supported"] == state["citation_check"]["claims"] >= 2

@@ -65,6 +65,13 @@ class Tokenizer:
                 tokens += self._cut(token)
             elif token[0].isdigit():
                 tokens.append(token.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+%?", token) else token)
+            elif token.endswith(("'s", "s'")) and len(token) > 3:  # a possessive: "today's" is "today"
+                tokens.append(_stem(token[:-2] if token.endswith("'s") else token[:-1]))
+            elif "-" in token.strip("-"):
+                # "night-shift", "non-compliance": the parts are what another text (or the glossary) spells apart;
+                # the compound itself is kept as well, so an exact match still ranks first.
+                parts = [_stem(p) for p in token.strip("'-").split("-") if p and p not in STOP_EN]
+                tokens += parts + ([token.strip("'-")] if len(parts) > 1 else [])
             elif token not in STOP_EN:
                 tokens.append(_stem(token.strip("'-")))
         return [t for t in tokens if t]

@@ -84,3 +84,16 @@ def test_hostile_question_is_shown_as_text(page, data_dir):
     app = start(page, data_dir, "<script>alert(1)</script> ![x](http://evil/x.png) **bold** throughput?")
     header = next(m.value for m in app.markdown if "alert(1)" in m.value)
     assert "\\<script\\>" in header and "\\!" in header or "\\[x\\]" in header
+
+
+def test_two_tabs_on_one_run_the_stale_answer_is_refused(page, data_dir):
+    first = start(page, data_dir)
+    thread = first.query_params["thread"]
+    thread = thread[0] if isinstance(thread, list) else thread
+    second = page("deep_research", thread=thread)
+    assert "Your research preferences" in texts(second)
+    click(first, "Skip")
+    assert "Review the research plan" in texts(first)
+    click(second, "Send answers")  # drawn for the question the first tab already answered
+    assert "moved on" in texts(second)
+    assert "Review the research plan" in texts(second)

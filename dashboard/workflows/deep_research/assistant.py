@@ -12,7 +12,7 @@ import streamlit as st
 from dashboard import services
 from dashboard.state_keys import FLASH
 from dashboard.studio.step_controls import run_in_background
-from dashboard.workflows.deep_research.cards import CARDS
+from dashboard.workflows.deep_research.cards import CARDS, REQUEST
 from dashboard.workflows.deep_research.report_view import render_report
 from dashboard.workflows.deep_research.start import AUTORUN
 from pipelines.core.errors import InvalidInput, StaleAnswer
@@ -58,7 +58,11 @@ def _header(session: Session, values: Mapping[str, Any], running: bool) -> None:
 
 
 def _answer_card(session: Session) -> bool:
+    request = st.session_state.pop(REQUEST, None)
     pending = [p for p in session.pending_interrupts() if p.kind in CARDS]
+    if request and not any(p.id == request[0] for p in pending):
+        # A click on a question this tab drew before another tab answered it (or the run went on).
+        st.warning(STALE, icon=":material/sync_problem:")
     if not pending:
         return False
     current = pending[0]

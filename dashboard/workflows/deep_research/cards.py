@@ -15,6 +15,11 @@ from pipelines.deep_research.plan_review import diff_text, plan_diff
 from pipelines.deep_research.schemas import Plan, StepEdit, StepType
 
 KEY = "research_card"
+REQUEST = f"{KEY}_request"  # (interrupt id, action) of the last click on a card, for a tab that drew an old question
+
+
+def _clicked(interrupt_id: str, action: str) -> None:
+    st.session_state[REQUEST] = (interrupt_id, action)
 DEPTHS = ["", "brief", "standard", "thorough"]
 LABELS = {"sources": "Sources", "language": "Report language", "format": "Format"}
 
@@ -38,8 +43,8 @@ def render_dst_card(pending: PendingInterrupt) -> dict[str, Any] | None:
             elif slot in LABELS:
                 answers[slot] = st.text_input(question, key=f"{KEY}_dst_{slot}", max_chars=300)
         columns = st.columns([1, 1, 4])
-        send = columns[0].form_submit_button("Send answers", type="primary")
-        skip = columns[1].form_submit_button("Skip")
+        send = columns[0].form_submit_button("Send answers", type="primary", on_click=_clicked, args=(pending.id, "send"))
+        skip = columns[1].form_submit_button("Skip", on_click=_clicked, args=(pending.id, "skip"))
     if skip:
         return {"skip": True}
     if send:
@@ -111,9 +116,10 @@ def render_plan_card(pending: PendingInterrupt) -> dict[str, Any] | None:
     elif changed:
         st.warning("A plan needs at least one step with a title.")
     columns = st.columns([1, 1, 4])
-    if columns[0].button("Accept the plan", key=f"{KEY}_accept_{pending.id}", type="primary"):
+    if columns[0].button("Accept the plan", key=f"{KEY}_accept_{pending.id}", type="primary", on_click=_clicked,
+                         args=(pending.id, "accept")):
         return {"action": "accept"}
-    if columns[1].button("Apply the edit", key=f"{KEY}_edit_{pending.id}"):
+    if columns[1].button("Apply the edit", key=f"{KEY}_edit_{pending.id}", on_click=_clicked, args=(pending.id, "edit")):
         if not ((changed and steps) or instruction.strip()):
             st.warning("Change a step in the table or say what to change first.")
             return None

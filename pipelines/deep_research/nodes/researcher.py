@@ -16,10 +16,10 @@ from pipelines.deep_research.nodes.common import collection_items, language_name
 from pipelines.deep_research.offline.compose import aspect_of
 from pipelines.deep_research.offline.extract import extract
 from pipelines.deep_research.offline.intake import is_zh
-from pipelines.deep_research.schemas import Finding, Findings
+from pipelines.deep_research.schemas import Finding, Findings, StepType
 from pipelines.deep_research.state import AgentState, ResearchContext
 
-DEPTH_LIMITS = {"brief": 3, "standard": 7, "thorough": 10}
+DEPTH_LIMITS = {"brief": 3, "standard": 8, "thorough": 10}
 
 
 def findings_limit(user_dst: str | None) -> int:
@@ -30,13 +30,36 @@ def findings_limit(user_dst: str | None) -> int:
     return DEPTH_LIMITS["standard"]
 
 
+# An aspect that points back ("what will it cost", "这一变动何时生效") is about what the aspect before it names.
+_POINTS_BACK = re.compile(r"\b(?:it|its|they|them|their)\b|这一|这些|这项|其|它", re.I)
+
+
+def step_aspect(state: AgentState, ctx: ResearchContext) -> tuple[str, str, str]:
+    """The delegated step's aspect and, when it points back, the previous step's aspect and its two best statements
+    (what "it" is; "" otherwise). The search adds the previous aspect; the extraction weighs both as context, below
+    the aspect's own words."""
+    context = state.get("delegation_context") or {}
+    aspect = aspect_of(str(context.get("step_title") or context.get("task_description") or ""))
+    index = int(context.get("step_index") or 0)
+    if index < 1 or not _POINTS_BACK.search(aspect):
+        return aspect, "", ""
+    plan, _ = plan_of({**state, "user_query": context.get("original_query") or ""}, ctx)
+    before = plan.steps[index - 1] if index - 1 < len(plan.steps) else None
+    if not before or before.step_type != StepType.RESEARCH:
+        return aspect, "", ""
+    found = sorted((f.get("rank", 0), str(f.get("text") or "")) for item in collection_items(state)
+                   if item.get("step") == index - 1 for f in item.get("findings") or [] if isinstance(f, dict))
+    return aspect, aspect_of(before.title), " ".join(text for _, text in found[:2])
+
+
 def search(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     """Hybrid search for the step (its aspect with the question around it, then the question alone), plus the web
     when it is on; each passage gets a reference (the one it already has when an earlier step found it)."""
     ctx = runtime.context
     context = state.get("delegation_context") or {}
     task = str(context.get("task_description") or "")
-    aspect = aspect_of(str(context.get("step_title") or task))
+    aspect, before, _ = step_aspect(state, ctx)
+    aspect = f"{aspect} {before}".strip()
     question = str(context.get("original_query") or "")
     queries = [q for q in dict.fromkeys([f"{aspect} {question}".strip(), aspect, task]) if q.strip()]
     items = collection_items(state)
@@ -66,11 +89,17 @@ def extract_findings(state: AgentState, runtime: Runtime[ResearchContext]) -> di
     ctx = runtime.context
     context = state.get("delegation_context") or {}
     hits = state.get("hits") or []
-    aspect = aspect_of(str(context.get("step_title") or context.get("task_description") or ""))
+    aspect, before, said = step_aspect(state, ctx)
     limit = findings_limit(context.get("user_dst") or state.get("user_dst"))
 
+    index = int(context.get("step_index") or 0)
+    # What earlier steps already reported is left for them to state: this step's findings are the new ones.
+    known = [f.get("text", "") for item in collection_items(state) if item.get("step") != index
+             for f in item.get("findings") or [] if isinstance(f, dict)]
+
     def offline() -> Findings:
-        chosen = extract(aspect, hits, limit=limit, context=str(context.get("original_query") or ""))
+        chosen = extract(aspect, hits, limit=limit, context=f"{context.get('original_query') or ''} {before} {said}",
+                         skip=known)
         return Findings(findings=[Finding(text=e.text, ref=e.ref) for e in chosen])
 
     found = answer_or(lambda: ctx.gateway.structured("researcher", Findings, prompts.RESEARCHER.format_messages(

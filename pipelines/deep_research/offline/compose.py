@@ -8,11 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipelines.core.markup import escape_markdown
+from pipelines.deep_research.documents import split_sentences
+from pipelines.deep_research.citations import short_section
 from pipelines.deep_research.offline.extract import unanswered
 from pipelines.deep_research.offline.intake import is_zh
 from pipelines.deep_research.retrieval import TOKENIZE
 from pipelines.deep_research.schemas import Plan, StepType
 
+FOUND_KINDS = ("passage", "web")  # what a researcher quotes from: a document's passage or a web result
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*%?")
 _STEP_PREFIX = re.compile(r"^(find|look up|research|查找|检索)\s*[:：]\s*", re.I)
 
@@ -20,7 +23,7 @@ _STEP_PREFIX = re.compile(r"^(find|look up|research|查找|检索)\s*[:：]\s*",
 def step_findings(collections: Sequence[Mapping[str, Any]], step: int) -> list[tuple[str, str]]:
     """(sentence, ref) the researcher kept for a step, best first."""
     found = [(f.get("rank", 0), f["text"], item["ref"]) for item in collections
-             if isinstance(item, Mapping) and item.get("step") == step and item.get("kind", "passage") == "passage"
+             if isinstance(item, Mapping) and item.get("step") == step and item.get("kind", "passage") in FOUND_KINDS
              for f in item.get("findings") or [] if f.get("text")]
     return [(text, ref) for _, text, ref in sorted(found, key=lambda f: f[0])]
 
@@ -28,7 +31,7 @@ def step_findings(collections: Sequence[Mapping[str, Any]], step: int) -> list[t
 def compare(collections: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Where two documents speak of the same thing with different figures: the pairs, each with both refs."""
     items = [(text, ref, item.get("document", "")) for item in collections if isinstance(item, Mapping)
-             and item.get("kind", "passage") == "passage" for f in item.get("findings") or []
+             and item.get("kind", "passage") in FOUND_KINDS for f in item.get("findings") or []
              for text, ref in [(f.get("text", ""), item["ref"])] if text]
     points: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
@@ -46,12 +49,18 @@ def compare(collections: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return points[:6]
 
 
+def _key(text: str) -> str:
+    return re.sub(r"\W+", "", text.lower())
+
+
 def aspect_of(title: str) -> str:
     return _STEP_PREFIX.sub("", title or "").strip()
 
 
 def _line(text: str, ref: str) -> str:
-    return f"{escape_markdown(text, line_breaks=False)} [[{ref}]]"
+    """A finding with its reference after each of its sentences: one given with the sentence before it (for its
+    subject) cites that sentence too, so every sentence of the report carries its source."""
+    return " ".join(f"{escape_markdown(part, line_breaks=False)} [[{ref}]]" for part in split_sentences(text) or [text])
 
 
 _WORDS = {
@@ -72,10 +81,13 @@ def compose_report(state: Mapping[str, Any], plan: Plan, partial: str = "") -> s
     query = str(state.get("original_query") or state.get("user_query") or "")
     title = plan.title or query
     key_points, detail, gaps = [], [], []
+    stated: set[str] = set()
     for index, step in enumerate(plan.steps):
         if step.step_type == StepType.ANALYSIS:
             continue
-        findings = step_findings(collections, index)
+        # A sentence an earlier step already gave is not repeated: the step adds what is new.
+        findings = [(text, ref) for text, ref in step_findings(collections, index) if _key(text) not in stated]
+        stated.update(_key(text) for text, _ in findings)
         computed = [c for c in collections if c.get("step") == index and c.get("kind") == "computation"]
         aspect = escape_markdown(aspect_of(step.title), line_breaks=False)
         detail.append(f"### {escape_markdown(step.title, line_breaks=False)}")
@@ -103,7 +115,7 @@ def compose_report(state: Mapping[str, Any], plan: Plan, partial: str = "") -> s
     comparisons = [c for c in collections if c.get("kind") == "analysis"]
     lines = [f"# {escape_markdown(title, line_breaks=False)}", "", f"## {_w('key', zh)}", *key_points, "",
              f"## {_w('overview', zh)}"]
-    documents = sorted({str(c.get("document")) for c in collections if c.get("kind", "passage") == "passage"
+    documents = sorted({str(c.get("document")) for c in collections if c.get("kind", "passage") in FOUND_KINDS
                         and c.get("findings")})
     names = escape_markdown(("、" if zh else ", ").join(documents) or "—", line_breaks=False)
     question = escape_markdown(query, line_breaks=False)
@@ -133,8 +145,8 @@ def citation_lines(citations: Sequence[Mapping[str, Any]]) -> str:
     """The Key citations list: each number, its document's file name and title, and where in it."""
     lines = []
     for c in citations:
-        where = " · ".join(p for p in (f"p. {c['page']}" if c.get("page") else "",
-                                        f"§ {c['section']}" if c.get("section") else "") if p)
+        section = short_section(str(c.get("section") or ""), str(c.get("title") or ""))
+        where = " · ".join(p for p in (f"p. {c['page']}" if c.get("page") else "", f"§ {section}" if section else "") if p)
         title = f" — {c['title']}" if c.get("title") and c.get("title") != c.get("document") else ""
         lines.append(f"- [{c['n']}] {escape_markdown(str(c.get('document') or ''), line_breaks=False)}"
                      f"{escape_markdown(title, line_breaks=False)}"

@@ -14,7 +14,7 @@ from pipelines.deep_research.retrieval import content_words
 from pipelines.deep_research.schemas import Plan, PlanDraft, Step, StepEdit, StepType
 
 # Clause boundaries: question marks and semicolons always; "and"/"以及" only between clauses that each carry words.
-_SENTENCE = re.compile(r"[?？;；\n]+|(?<=[.!。！])\s*")
+_SENTENCE = re.compile(r"[?？;；\n]+|(?<=[.!])\s+|(?<=[。！])")  # "evil.example" and 412.6 are not two sentences
 _CLAUSE = re.compile(r",\s*(?:and|as well as|plus)\s+|\s+and\s+(?=(?:what|why|how|when|where|which|who|whether|is|are|"
                      r"does|did|do|was|were|has|have|can)\b)|,\s*(?=(?:what|why|how|when|where|which|who|whether)\b)|"
                      r"以及|，并且|，同时|；|，(?=(?:为什么|为何|如何|怎样|是否|哪些|什么|多少|何时|谁))", re.I)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.unit.deep_research.conftest import finish
 from tests.unit.deep_research.test_web_search import closed_port, stub  # noqa: F401 - the fixtures
 
-QUESTION = "When does the Lindenport ferry terminal reopen?"
+QUESTION = "How do checkpoints make state fault tolerant?"
 
 
 def test_web_results_are_searched_and_cited(start, settings, stub):  # noqa: F811
@@ -17,6 +17,8 @@ def test_web_results_are_searched_and_cited(start, settings, stub):  # noqa: F81
     web = [c for c in state["data_collections"] if c.get("kind") == "web"]
     assert web and web[0]["url"].startswith("https://flink.apache.org")
     assert "<script>" not in str(web)  # snippets arrive as plain text
+    cited = [c for c in state["citations"] if c["document"].startswith("https://")]
+    assert cited and "fault tolerant" in state["final_report"]
 
 
 def test_a_failing_instance_costs_its_results_not_the_run(start, settings, closed_port):  # noqa: F811

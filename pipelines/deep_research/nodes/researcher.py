@@ -98,8 +98,10 @@ def extract_findings(state: AgentState, runtime: Runtime[ResearchContext]) -> di
              for f in item.get("findings") or [] if isinstance(f, dict)]
 
     def offline() -> Findings:
-        chosen = extract(aspect, hits, limit=limit, context=f"{context.get('original_query') or ''} {before} {said}",
-                         skip=known)
+        around = f"{context.get('original_query') or ''} {before} {said}"
+        # When all the step's answer was reported by an earlier step, its best sentences are this step's too.
+        chosen = extract(aspect, hits, limit=limit, context=around, skip=known) or \
+            extract(aspect, hits, limit=2, context=around)
         return Findings(findings=[Finding(text=e.text, ref=e.ref) for e in chosen])
 
     found = answer_or(lambda: ctx.gateway.structured("researcher", Findings, prompts.RESEARCHER.format_messages(

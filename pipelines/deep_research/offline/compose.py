@@ -85,8 +85,10 @@ def compose_report(state: Mapping[str, Any], plan: Plan, partial: str = "") -> s
     for index, step in enumerate(plan.steps):
         if step.step_type == StepType.ANALYSIS:
             continue
-        # A sentence an earlier step already gave is not repeated: the step adds what is new.
-        findings = [(text, ref) for text, ref in step_findings(collections, index) if _key(text) not in stated]
+        # A sentence an earlier step already gave is not repeated: the step adds what is new (or, when all it found
+        # was said before, its best sentence once more, so that it does not read as a gap).
+        found = step_findings(collections, index)
+        findings = [(text, ref) for text, ref in found if _key(text) not in stated] or found[:1]
         stated.update(_key(text) for text, _ in findings)
         computed = [c for c in collections if c.get("step") == index and c.get("kind") == "computation"]
         aspect = escape_markdown(aspect_of(step.title), line_breaks=False)
@@ -113,7 +115,7 @@ def compose_report(state: Mapping[str, Any], plan: Plan, partial: str = "") -> s
         elif step.execution_res is None:
             gaps.append(aspect)
     comparisons = [c for c in collections if c.get("kind") == "analysis"]
-    lines = [f"# {escape_markdown(title, line_breaks=False)}", "", f"## {_w('key', zh)}", *key_points, "",
+    lines = [f"# {escape_markdown(title, line_breaks=False)}", "", f"## {_w('key', zh)}", *dict.fromkeys(key_points), "",
              f"## {_w('overview', zh)}"]
     documents = sorted({str(c.get("document")) for c in collections if c.get("kind", "passage") in FOUND_KINDS
                         and c.get("findings")})

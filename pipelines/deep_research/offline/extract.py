@@ -167,6 +167,12 @@ _ASKED_FIGURE = re.compile(r"\b(cost|costs|price|prices|salary|salaries|pay|wage
                            r"worth|value)\b|多少钱|成本|费用|价格|薪|工资|收入|预算|造价|营收|花费", re.I)
 
 
+_MONEY_ASKED = {"cost", "costs", "price", "prices", "spend", "spent", "budget", "fee", "fees", "多少钱", "成本", "费用",
+                "价格", "花费", "预算", "造价"}
+_MONEY_WORDS = {"cost", "costs", "price", "spent", "budget", "fee", "euro", "dollar", "yuan", "usd", "eur", "rmb", "€", "$",
+                "元", "欧元", "美元", "成本", "费用", "花费", "造价", "预算"}
+
+
 def unanswered(question: str, sentences: Sequence[str]) -> bool:
     """A question asking for an amount (a cost, a price, a salary) that no found sentence gives with a figure and
     the word for what is asked: the documents do not answer it, however close the passages come."""
@@ -175,4 +181,6 @@ def unanswered(question: str, sentences: Sequence[str]) -> bool:
         return False
     words = {a.lower() for a in asked}
     wanted = words | {e for w in words for e in equivalents(TOKENIZE(w)[0] if TOKENIZE(w) else w)}
+    if words & _MONEY_ASKED:  # "how much did it cost" is answered by an amount of money, however it is worded
+        wanted |= _MONEY_WORDS
     return not any(_NUMBER.search(text) and any(w in text.lower() for w in wanted) for text in sentences)

@@ -46,7 +46,7 @@ def test_sentences_an_earlier_step_gave_are_left_out():
     assert [e.text for e in found] == ["Crane downtime fell by half in 2023."]
 
 
-def test_the_report_cites_every_sentence_and_states_a_finding_once():
+def test_the_report_cites_every_sentence_and_a_step_that_found_only_what_was_said_is_no_gap():
     text = "Harbour crane availability was 84% in 2022. It rose to 91% in 2023 after a refit."
     item = {**_passage("P1", text), "step": 0, "kind": "passage", "passage_id": "x1",
             "findings": [{"text": text, "rank": 0}]}
@@ -55,7 +55,9 @@ def test_the_report_cites_every_sentence_and_states_a_finding_once():
                 steps=[Step(title="Find: crane availability", description="d"),
                        Step(title="Find: crane refit", description="d")])
     report = compose_report({"locale": "en-US", "data_collections": [item, again], "original_query": "Cranes?"}, plan)
-    body = report.split("## Detailed analysis")[1]
-    assert body.count("It rose to 91%") == 1 and "2022. [[P1]] It rose" in body
+    key_points, body = report.split("## Detailed analysis")
+    assert key_points.count("It rose to 91%") == 1 and "2022. [[P1]] It rose" in body
+    refit = body.split("### Find: crane refit")[1].split("##")[0]
+    assert "It rose to 91%" in refit and "do not say" not in refit  # said again under its step, not a gap
     numbered, citations = number_refs(report.replace("{citations}", ""), [item])
     assert check(numbered, citations)["unsupported"] == []

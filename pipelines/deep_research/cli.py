@@ -73,7 +73,7 @@ def add_parser(sub: Any) -> None:
         parser.add_argument("--chroma-url", help="a shared Chroma server, http://host:port (default: embedded)")
         return parser
 
-    add = common(commands.add_parser("add", help="read, scan and index documents (PDF, DOCX, Markdown, TXT, HTML, CSV)"))
+    add = common(commands.add_parser("add", help="read, scan and index documents (PDF, DOCX, Markdown, TXT, HTML, CSV, Excel)"))
     add.add_argument("files", nargs="+", metavar="FILE")
     add.add_argument("--collection", default="uploads", help="the collection to add them to (default: uploads)")
     add.set_defaults(func=cmd_add)

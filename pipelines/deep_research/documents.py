@@ -18,11 +18,12 @@ __all__ = ["MAX_DOCUMENT_BYTES", "SUFFIXES", "Chunk", "DocumentError", "LoadedDo
            "load_document", "split_sentences"]
 
 SUFFIXES = {".pdf": "PDF", ".docx": "DOCX", ".md": "Markdown", ".markdown": "Markdown", ".txt": "text", ".html": "HTML",
-            ".htm": "HTML", ".csv": "CSV"}
+            ".htm": "HTML", ".csv": "CSV", ".xlsx": "Excel"}
 MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
 CSV_ROWS_PER_SECTION = 40
 CHARS_PER_PAGE = 1800
-_ROWS = re.compile(r"rows (\d+)-(\d+)")
+_ROWS = re.compile(r"(?:(?P<sheet>.+) · )?rows (?P<first>\d+)-(?P<last>\d+)")  # "rows 1-40", "Sheet1 · rows 1-40"
+TABLE_KINDS = ("CSV", "Excel")
 _TEXT_KINDS = ("text", "Markdown", "CSV")
 _PLACEHOLDER_TITLES = {"untitled", "(unspecified)", "(anonymous)", "unknown", "anonymous"}
 _MD_HEADERS = [("#", "h1"), ("##", "h2"), ("###", "h3"), ("####", "h4")]
@@ -74,7 +75,7 @@ def load_document(name: str, data: bytes) -> LoadedDocument:
     name = re.split(r"[\\/]", name or "")[-1].strip() or "the file"
     suffix = Path(name).suffix.lower()
     if suffix not in SUFFIXES:
-        raise DocumentError(f"{name}: only PDF, DOCX, Markdown, TXT, HTML or CSV files can be added")
+        raise DocumentError(f"{name}: only PDF, DOCX, Markdown, TXT, HTML, CSV or Excel (.xlsx) files can be added")
     kind = SUFFIXES[suffix]
     if len(data) > MAX_DOCUMENT_BYTES:
         raise DocumentError(f"{name} is {len(data) / 1024 / 1024:.1f} MB; documents up to "
@@ -83,6 +84,8 @@ def load_document(name: str, data: bytes) -> LoadedDocument:
         raise DocumentError(f"{name} is empty")
     if kind == "PDF" and b"%PDF" not in data[:1024]:
         raise DocumentError(f"{name} is not a PDF file (it may be renamed or damaged)")
+    if kind == "Excel" and not data.startswith(b"PK"):
+        raise DocumentError(f"{name} is not an Excel .xlsx file (old .xls files cannot be read; save it as .xlsx first)")
     if kind == "DOCX" and not data.startswith(b"PK"):
         raise DocumentError(f"{name} is not a Word .docx file (old .doc files and password-protected documents cannot "
                             "be read; save it as .docx first)")
@@ -111,7 +114,7 @@ def chunk_document(document: LoadedDocument, max_chars: int = 900, overlap_chars
         raise ValueError("max_chars must be positive and overlap_chars not negative")
     chunks: list[Chunk] = []
     for section in document.sections:
-        if document.kind == "CSV" and _ROWS.fullmatch(section.section):
+        if document.kind in TABLE_KINDS and _ROWS.fullmatch(section.section):
             pieces = _csv_pieces(section, max_chars)
         else:
             units = fit_units(sentence_units(section.text), max_chars)
@@ -123,7 +126,8 @@ def chunk_document(document: LoadedDocument, max_chars: int = 900, overlap_chars
 
 
 def _csv_pieces(section: Section, max_chars: int) -> list[tuple[str, str]]:
-    first = int(_ROWS.fullmatch(section.section).group(1))
+    match = _ROWS.fullmatch(section.section)
+    first, sheet = int(match.group("first")), f"{match.group('sheet')} · " if match.group("sheet") else ""
     units: list[Unit] = []
     rows: list[int] = []
     for number, line in enumerate(section.text.split("\n"), start=first):
@@ -133,7 +137,7 @@ def _csv_pieces(section: Section, max_chars: int) -> list[tuple[str, str]]:
             rows += [number] * len(pieces)
     out, start = [], 0
     for group in pack(units, max_chars, 0):
-        out.append((join_units(group), f"rows {rows[start]}-{rows[start + len(group) - 1]}"))
+        out.append((join_units(group), f"{sheet}rows {rows[start]}-{rows[start + len(group) - 1]}"))
         start += len(group)
     return out
 
@@ -343,5 +347,19 @@ def _csv_row(content: str) -> str:
     return "; ".join(f for f in fields if f)
 
 
+def _read_excel(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
+    """Each sheet's rows as "column: value; …" lines, 40 rows a section named by its sheet (pandas over openpyxl)."""
+    import pandas as pd
+
+    sections: list[Section] = []
+    for sheet, frame in pd.read_excel(path, sheet_name=None, dtype=str).items():
+        rows = ["; ".join(f"{col}: {val}" for col, val in row.items() if isinstance(val, str) and val.strip())
+                for _, row in frame.iterrows()]
+        sections += [Section("\n".join(rows[start:start + CSV_ROWS_PER_SECTION]),
+                             section=f"{sheet} · rows {start + 1}-{min(start + CSV_ROWS_PER_SECTION, len(rows))}")
+                     for start in range(0, len(rows), CSV_ROWS_PER_SECTION)]
+    return "", sections
+
+
 _READERS = {"PDF": _read_pdf, "DOCX": _read_docx, "Markdown": _read_markdown, "text": _read_text, "HTML": _read_html,
-            "CSV": _read_csv}
+            "CSV": _read_csv, "Excel": _read_excel}

@@ -14,12 +14,13 @@ from typing import Any
 from pipelines.core.clock import now_iso
 from pipelines.core.guardrails.injection import detect_injection
 from pipelines.core.knowledge.store import Hit, KnowledgeBase
-from pipelines.deep_research.documents import DocumentError, LoadedDocument, chunk_document, load_document
+from pipelines.deep_research.documents import (TABLE_KINDS, DocumentError, LoadedDocument, chunk_document,
+                                               load_document)
 from pipelines.deep_research.glossary import expand
 from pipelines.deep_research.retrieval import Bm25Index, fuse
 
 PREFIX = "research-"
-TABLE_KINDS = ("CSV",)
+
 UPLOADS = "uploads"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{1,38}[a-z0-9]$")
 SEARCH_POOL = 30  # each retriever's list before fusion
@@ -174,12 +175,17 @@ class ResearchLibrary:
 
     @staticmethod
     def table_previews(tables: Sequence[tuple[str, Path]], rows: int = 5) -> str:
-        """The first lines of each table, for a model writing code over them."""
+        """The first rows of each table, for a model writing code over them."""
+        import pandas as pd
+
         parts = []
         for name, path in tables:
-            with path.open(encoding="utf-8", errors="replace") as handle:
-                head = [next(handle, "").rstrip("\n")[:300] for _ in range(rows + 1)]
-            parts.append(f"{name}:\n" + "\n".join(line for line in head if line))
+            try:
+                frame = pd.read_excel(path, nrows=rows) if path.suffix == ".xlsx" else pd.read_csv(path, nrows=rows)
+                preview = frame.to_csv(index=False)[:2000]
+            except Exception as exc:  # noqa: BLE001 - a table the preview cannot read is named, the coder may still try
+                preview = f"(no preview: {type(exc).__name__})"
+            parts.append(f"{name}:\n{preview}")
         return "\n\n".join(parts)
 
     def ensure(self, collection: str, progress: Callable[[int, int], None] | None = None) -> None:

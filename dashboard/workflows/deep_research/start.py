@@ -47,7 +47,7 @@ def render_start_form(spec: PipelineSpec) -> None:
         question = st.text_area("Your question", key=f"{KEY}_question", height=100, max_chars=MAX_QUERY_CHARS,
                                 placeholder="e.g. What did the 2023 annual report say about revenue, and was it "
                                             "corrected later? / 这份规划对电动公交的目标是什么？")
-        uploads = st.file_uploader("Documents to research (PDF, DOCX, Markdown, TXT, HTML, CSV)", type=UPLOAD_TYPES,
+        uploads = st.file_uploader("Documents to research (PDF, DOCX, Markdown, TXT, HTML, CSV, Excel)", type=UPLOAD_TYPES,
                                    accept_multiple_files=True, key=f"{KEY}_uploads",
                                    max_upload_size=MAX_DOCUMENT_BYTES // (1024 * 1024),
                                    help="Added to the 'uploads' collection: each file is read, cut into passages "

@@ -104,7 +104,7 @@ def _sentences_whole(document: LoadedDocument, chunks: list[Chunk]) -> None:
 
 
 def test_suffixes_name_every_supported_format():
-    assert set(SUFFIXES) == {".pdf", ".docx", ".md", ".markdown", ".txt", ".html", ".htm", ".csv"}
+    assert set(SUFFIXES) == {".pdf", ".docx", ".md", ".markdown", ".txt", ".html", ".htm", ".csv", ".xlsx"}
     assert MAX_DOCUMENT_BYTES == 50 * 1024 * 1024
 
 
@@ -270,8 +270,8 @@ JUNK = bytes(range(128, 256)) * 20
 
 
 @pytest.mark.parametrize("name,data,reason", [
-    ("setup.exe", b"MZ binary", "only PDF, DOCX, Markdown, TXT, HTML or CSV files can be added"),
-    ("old.doc", b"\xd0\xcf\x11\xe0", "only PDF, DOCX, Markdown, TXT, HTML or CSV files can be added"),
+    ("setup.exe", b"MZ binary", "only PDF, DOCX, Markdown, TXT, HTML, CSV or Excel (.xlsx) files can be added"),
+    ("old.doc", b"\xd0\xcf\x11\xe0", "only PDF, DOCX, Markdown, TXT, HTML, CSV or Excel (.xlsx) files can be added"),
     ("huge.txt", b"a" * (MAX_DOCUMENT_BYTES + 1), "documents up to 50 MB"),
     ("empty.md", b"", "is empty"),
     ("blank.txt", b" \n\t \n", "is empty"),

@@ -48,3 +48,25 @@ def test_the_coder_computes_over_an_uploaded_table(studio, settings, research, t
     computed = [c for c in state["data_collections"] if c.get("kind") == "computation"]
     assert computed and "130" in computed[0]["output"] and "100" in computed[0]["output"]
     assert any("Computed over quays.csv" in o for o in state["observations"])
+
+
+def test_the_coder_computes_over_an_uploaded_excel_workbook(studio, settings, research, tmp_path):
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Quays"
+    for row in [("quay", "month", "containers"), ("east", 1, 120), ("east", 2, 140), ("west", 1, 90), ("west", 2, 110)]:
+        sheet.append(row)
+    path = tmp_path / "quays.xlsx"
+    book.save(path)
+    library = open_library(settings)
+    added = library.add("tables", "quays.xlsx", path.read_bytes())
+    assert added.document.kind == "Excel" and library.all_passages("tables")[0].section.startswith("Quays · rows")
+    session = studio.new_session(research, {"user_query": "What is the average number of containers per quay?",
+                                            "collections": ["tables"], "auto_accepted_plan": True}, settings)
+    state = finish(session)
+    computed = [c for c in state["data_collections"] if c.get("kind") == "computation"]
+    assert computed and "130" in computed[0]["output"], computed
+    with pytest.raises(DocumentError, match="old .xls"):
+        library.add("tables", "old.xlsx", b"\xd0\xcf\x11\xe0 not a zip")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
@@ -73,15 +74,29 @@ def perception(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict[
         update["locale"] = "en-US"
     elif re.search(r"chinese|中文|汉语", wanted):
         update["locale"] = "zh-CN"
-    narrowed = _narrow(state.get("resources") or [], str(given.get("sources") or ""))
+    narrowed = _narrow(ctx.library, state.get("resources") or [], str(given.get("sources") or ""))
     if narrowed is not None:
         update["resources"] = narrowed
     return update
 
 
-def _narrow(resources: list[Any], wish: str) -> list[Any] | None:
-    """The resources the user's answer names (a collection's name in it), or None to keep them all."""
-    named = [r for r in resources if r.get("name") and str(r["name"]).lower() in wish.lower()]
+def _narrow(library: Any, resources: list[Any], wish: str) -> list[Any] | None:
+    """The resources the user's answer names — a collection by its name, a document by its file name (with or
+    without its extension) — or None to keep them all."""
+    wish = wish.lower()
+    if not wish.strip():
+        return None
+    named = []
+    for resource in resources:
+        if resource.get("name") and str(resource["name"]).lower() in wish:
+            named.append(resource)
+            continue
+        allowed = set(resource.get("documents") or [])
+        documents = [d.doc_id for d in library.documents(str(resource.get("name") or ""))
+                     if (not allowed or d.doc_id in allowed) and (d.name.lower() in wish or
+                                                                  Path(d.name).stem.lower() in wish)]
+        if documents:
+            named.append({**resource, "documents": documents})
     return named or None
 
 

@@ -119,3 +119,12 @@ def test_a_chinese_session_writes_a_chinese_report_citing_both_languages(start):
     assert state["locale"] == "zh-CN" and "## 要点" in report and "## 主要引用" in report
     assert "2025年3月" in report and "2.4 million TEU" in report
     assert state["citation_check"]["supported"] == state["citation_check"]["claims"] >= 2
+
+
+def test_the_sources_answer_narrows_the_search_to_the_documents_it_names(start):
+    session = start(QUESTION)
+    session.run(until="interrupt")
+    session.resume({"sources": "only harbor_notes_zh please"})
+    state = finish(session, answers=({"action": "accept"},))
+    assert len(state["resources"][0]["documents"]) == 1
+    assert {c["document"] for c in state["citations"]} == {"harbor_notes_zh.md"}

@@ -90,14 +90,35 @@ def run_when_opened(chat: Chat) -> None:
     st.session_state[chat.autorun_key] = True
 
 
-def run_on(session: Session, chat: Chat) -> None:
+def run_to_next_question(session: Session, answered: str, finished: str) -> None:
     """Run to the next question or to the end in a background worker, as Run to interrupt does: a slow model does
-    not freeze the page, and the studio below shows the steps as they land."""
+    not freeze the page, and the studio below shows the steps as they land. A run that ends at once says
+    `answered` (it waits for the next answer) or `finished`."""
     runs = services.background_runs()
     opener = services.worker_session_opener(session.spec, session.thread_id, sorted(session.breakpoints))
     run = run_in_background(runs, session, "interrupt", opener)
     if not run.running and not (run.error or any(s.error for s in run.steps)):
-        st.session_state[FLASH] = ("success", chat.answered if run.final_status == "waiting" else chat.finished)
+        st.session_state[FLASH] = ("success", answered if run.final_status == "waiting" else finished)
+
+
+def run_on(session: Session, chat: Chat) -> None:
+    run_to_next_question(session, chat.answered, chat.finished)
+
+
+def answer_and_run_on(session: Session, interrupt_id: str, answer: Any, stale: str, answered: str,
+                      finished: str) -> bool:
+    """Answer the question `interrupt_id` (a card's) and run on in the background; False, with the reason shown,
+    when another tab answered it first or the answer is refused."""
+    try:
+        session.resume(answer, interrupt_id=interrupt_id)
+    except StaleAnswer:
+        st.warning(stale, icon=":material/sync_problem:")
+        return False
+    except InvalidInput as exc:
+        st.error(escape_markdown(str(exc)))
+        return False
+    run_to_next_question(session, answered, finished)
+    return True
 
 
 def render_turns(turns: Sequence[Turn], chat: Chat) -> None:

@@ -20,7 +20,7 @@ PROVIDERS = ("offline", "openai", "ollama")
 DEFAULT_MODELS = {"offline": "offline-engine", "openai": "gpt-4o-mini", "ollama": "llama3.1"}
 DEFAULT_BASE_URLS = {"offline": "", "openai": "https://api.openai.com/v1", "ollama": "http://127.0.0.1:11434"}
 
-# Environment variable for each non-secret field; the keys are handled apart (see _find_secret).
+# Environment variable for each non-secret field; the keys are handled apart (see find_secret).
 ENV_VARS = {
     "provider": "STEPWISE_PROVIDER",
     "model": "STEPWISE_MODEL",
@@ -233,7 +233,7 @@ def env_overrides() -> dict[str, str]:
     return {name: os.environ[var] for name, var in ENV_VARS.items() if os.environ.get(var)}
 
 
-def _find_secret(env_vars: tuple[str, ...], section: str) -> tuple[str, str]:
+def find_secret(env_vars: tuple[str, ...], section: str) -> tuple[str, str]:
     """(value, where it came from): the first environment variable set, else the first secrets file with
     `[section] api_key` or a top-level entry named like one of the variables."""
     for var in env_vars:
@@ -256,12 +256,12 @@ def _find_secret(env_vars: tuple[str, ...], section: str) -> tuple[str, str]:
 
 def api_key_source() -> str:
     """The variable or file the model API key comes from ("" when none): its name, never its value."""
-    return _find_secret(API_KEY_ENV_VARS, "stepwise")[1]
+    return find_secret(API_KEY_ENV_VARS, "stepwise")[1]
 
 
 def langsmith_key_source() -> str:
     """The variable or file the LangSmith API key comes from ("" when none): its name, never its value."""
-    return _find_secret(LANGSMITH_KEY_ENV_VARS, "langsmith")[1]
+    return find_secret(LANGSMITH_KEY_ENV_VARS, "langsmith")[1]
 
 
 def load_settings(**overrides: Any) -> Settings:
@@ -272,8 +272,8 @@ def load_settings(**overrides: Any) -> Settings:
     values.update({k: v for k, v in overrides.items() if v is not None and v != ""})
     workflow_file = values.pop("workflow_file", {})
     workflow_overrides = values.pop("workflow_overrides", {})
-    api_key = values.pop("api_key", "") or _find_secret(API_KEY_ENV_VARS, "stepwise")[0]
-    langsmith_api_key = values.pop("langsmith_api_key", "") or _find_secret(LANGSMITH_KEY_ENV_VARS, "langsmith")[0]
+    api_key = values.pop("api_key", "") or find_secret(API_KEY_ENV_VARS, "stepwise")[0]
+    langsmith_api_key = values.pop("langsmith_api_key", "") or find_secret(LANGSMITH_KEY_ENV_VARS, "langsmith")[0]
     typed = {name: _coerce(name, raw) for name, raw in values.items()}
     return Settings(api_key=api_key, langsmith_api_key=langsmith_api_key, workflow_file=workflow_file,
                     workflow_overrides=workflow_overrides, **typed)

@@ -6,11 +6,20 @@ import re
 from collections.abc import Iterable, Mapping
 
 LANGUAGE_NAMES = {"zh": "Simplified Chinese", "en": "English"}  # a language code as prompts name it
-CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # a Chinese character
+CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Chinese characters, for a regex character class
+CJK_CHAR = re.compile(f"[{CJK_RANGES}]")  # a Chinese character
 
 
 def has_cjk(text: str) -> bool:
     return bool(CJK_CHAR.search(text or ""))
+
+
+def main_language(text: str) -> str:
+    """"zh" when Chinese carries the text (a Chinese text names its tools and sources in English too), else "en":
+    about four letters of English say what one Chinese character does."""
+    cjk = len(CJK_CHAR.findall(text or ""))
+    latin = len(re.findall(r"[A-Za-z]", text or ""))
+    return "zh" if cjk and cjk * 4 >= latin else "en"
 
 
 def detect_language(*texts: str) -> str:

@@ -63,6 +63,12 @@ def short_section(section: str, title: str) -> str:
     return " > ".join(parts)
 
 
+def location(page: Any, section: str, title: str = "") -> str:
+    """"p. 3 · § Results > Costs": where in its document a passage sits (the section without the document's title)."""
+    section = short_section(section or "", title or "")
+    return " · ".join(part for part in (f"p. {page}" if page else "", f"§ {section}" if section else "") if part)
+
+
 def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", unescape_markdown(text)).lower()
 

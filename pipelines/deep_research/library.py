@@ -16,6 +16,7 @@ from pipelines.core.guardrails.injection import detect_injection
 from pipelines.core.knowledge.store import Hit, KnowledgeBase
 from pipelines.deep_research.documents import (TABLE_KINDS, DocumentError, LoadedDocument, chunk_document,
                                                load_document)
+from pipelines.deep_research.citations import location
 from pipelines.deep_research.glossary import expand
 from pipelines.deep_research.retrieval import Bm25Index, fuse
 
@@ -49,8 +50,7 @@ class Passage:
     @property
     def where(self) -> str:
         """"p. 3", "§ Results > Costs" or both: where in the document the passage sits."""
-        return " · ".join(part for part in (f"p. {self.page}" if self.page else "",
-                                             f"§ {self.section}" if self.section else "") if part)
+        return location(self.page, self.section)
 
 
 @dataclass(frozen=True)

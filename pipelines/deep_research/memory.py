@@ -22,10 +22,10 @@ class MemoryStack:
             data = json.loads(text) if text else {}
         except (TypeError, ValueError):
             data = {}
-        entries = data.get("entries") if isinstance(data, dict) else None
-        stack = cls([e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else [], limit,
-                    int(data.get("dropped") or 0) if isinstance(data, dict) and str(data.get("dropped", "0")).isdigit()
-                    else 0)
+        data = data if isinstance(data, dict) else {}
+        entries = data.get("entries") if isinstance(data.get("entries"), list) else []
+        dropped = str(data.get("dropped", 0))
+        stack = cls([e for e in entries if isinstance(e, dict)], limit, int(dropped) if dropped.isdigit() else 0)
         stack._trim()
         return stack
 

@@ -11,9 +11,11 @@ import bm25s
 import jieba
 import numpy as np
 
+from pipelines.core.text import CJK_RANGES
+
 jieba.setLogLevel(logging.WARNING)
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = CJK_RANGES
 # Numbers keep their decimals and percent signs: "405.1" and "9.8%" are what a question about figures looks for.
 _RUN = re.compile(rf"[{_CJK}]+|\d+(?:[.,]\d+)*%?|[a-z\u00e0-\u024f][a-z0-9\u00e0-\u024f'+#-]*")
 STOP_EN = frozenset(

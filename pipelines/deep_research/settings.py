@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pipelines.core.settings import Settings, _find_secret, workflow_settings
+from pipelines.core.settings import Settings, find_secret, workflow_settings
 
 WORKFLOW_ID = "deep_research"
 TAVILY_KEY_ENV = ("TAVILY_API_KEY", "STEPWISE_TAVILY_API_KEY")
@@ -43,4 +43,4 @@ def research_settings(settings: Settings) -> ResearchSettings:
 
 def tavily_key() -> str:
     """Tavily's key from the environment or the secrets file: never a setting that is saved or shown."""
-    return _find_secret(TAVILY_KEY_ENV, "tavily")[0]
+    return find_secret(TAVILY_KEY_ENV, "tavily")[0]

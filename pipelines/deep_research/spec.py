@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from pipelines.core.errors import InvalidInput, validate_input
-from pipelines.core.paths import PROJECT_ROOT
+from pipelines.core.paths import input_path
 from pipelines.core.runtime.state_edit import input_field_rules
 from pipelines.core.settings import Settings
 from pipelines.core.spec import Counter, InterruptSpec, PipelineSpec, RuntimeDeps, lazy
@@ -23,11 +22,6 @@ FIELD_ORDER = ("messages", "locale", "user_query", "original_query", "resources"
                "data_collections", "final_report", "citations", "citation_check", "max_step_num")
 
 
-def _document_path(text: str) -> Path:
-    path = Path(text).expanduser()
-    return path if path.is_absolute() or path.exists() else PROJECT_ROOT / path
-
-
 def admit_input(raw: Mapping[str, Any], thread_id: str, settings: Settings) -> Mapping[str, Any]:
     """Documents named by path are read, scanned and indexed into the `uploads` collection before the run keeps its
     input (a file that cannot be read is refused with its reason); the input then names them by id."""
@@ -40,7 +34,7 @@ def admit_input(raw: Mapping[str, Any], thread_id: str, settings: Settings) -> M
         library = open_library(settings)
         ids = []
         for text in data.documents:
-            path = _document_path(text)
+            path = input_path(text)
             try:
                 ids.append(library.add(UPLOADS, path.name, path.read_bytes()).document.doc_id)
             except (FileNotFoundError, IsADirectoryError) as exc:

@@ -111,6 +111,7 @@ class AgentState(AgentInput, AgentOutput, total=False):
     hits: list[dict[str, Any]]
     findings: list[dict[str, Any]]
     code: str
+    tables: dict[str, str]  # file name → path of the tables the coder computes over
     run_result: dict[str, Any]
     comparisons: list[dict[str, Any]]
     conclusion: str

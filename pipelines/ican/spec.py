@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 from pipelines.core.errors import validate_input
-from pipelines.core.paths import PROJECT_ROOT
+from pipelines.core.paths import input_path
 from pipelines.core.runtime.state_edit import input_field_rules
 from pipelines.core.spec import Counter, InterruptSpec, PipelineSpec, RuntimeDeps, lazy
 from pipelines.ican.language import first_language
@@ -20,9 +19,7 @@ def _resume_from_file(path_text: str) -> tuple[str, str, str]:
     """(text, name, issue): a resume that cannot be read is noted and the session goes on without it."""
     from pipelines.ican.resume import ResumeFileError, read_resume
 
-    path = Path(path_text).expanduser()
-    if not path.is_absolute() and not path.exists():
-        path = PROJECT_ROOT / path  # scenario files name shipped samples relative to the project
+    path = input_path(path_text)
     try:
         return read_resume(path.name, path.read_bytes()), path.name, ""
     except FileNotFoundError:

@@ -12,12 +12,12 @@ from typing import Any
 
 import jieba
 
-from pipelines.core.text import CJK_CHAR, Phrasebook
+from pipelines.core.text import CJK_CHAR, CJK_RANGES, Phrasebook
 from pipelines.recruiter.skills import SkillVocabulary
 
 jieba.setLogLevel(logging.WARNING)
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = CJK_RANGES
 _RUN = re.compile(rf"[{_CJK}]+|[a-z0-9\u00e0-\u024f][a-z0-9\u00e0-\u024f+#]*")
 _STOP_EN = frozenset(
     "a about above after again all also am an and any are as at be because been before being below between both but by "
@@ -27,13 +27,6 @@ _STOP_EN = frozenset(
     "until up us very via was we were what when where which while who whom why will with within would you your yours".split())
 _STOP_ZH = frozenset("的 了 和 与 及 或 等 在 是 有 为 对 将 把 被 以 于 中 上 下 我 你 他 她 们 个 年 月 日 并 也 及其 以及 "
                      "其中 相关 进行 负责 熟悉 能够 具有 具备 以上 优先 一个 一些 我们 通过 主要".split())
-
-
-def language(text: str) -> str:
-    """"zh" when Chinese carries the text (a Chinese resume names its tools in English too), else "en"."""
-    cjk = len(CJK_CHAR.findall(text or ""))
-    latin = len(re.findall(r"[A-Za-z]", text or ""))
-    return "zh" if cjk and cjk >= latin / 4 else "en"  # about four letters of English say what one character does
 
 
 def compact(text: str) -> str:

@@ -16,8 +16,8 @@ from chromadb.errors import ChromaError
 
 from pipelines.core.knowledge.embeddings import OfflineEmbedding
 from pipelines.core.knowledge.store import KnowledgeBase, KnowledgeStoreError
-from pipelines.core.text import join_items
-from pipelines.recruiter.match_text import (EVIDENCE, PHRASES, Place, Tokenizer, compact, language, places_of,
+from pipelines.core.text import join_items, main_language
+from pipelines.recruiter.match_text import (EVIDENCE, PHRASES, Place, Tokenizer, compact, places_of,
                                             resume_lines, resume_years, skill_evidence)
 from pipelines.recruiter.records import Candidate, Job, Match
 from pipelines.recruiter.skills import PARTIAL_GROUP, PARTIAL_PARENT, SkillVocabulary, vocabulary
@@ -68,7 +68,7 @@ class _Query:
         self.place = index._places.of_job(job.location)
         self.min_years = job.min_years if job.min_years and job.min_years > 0 else None
         self.text = job_text(job)
-        self.lang = language(self.text)
+        self.lang = main_language(self.text)
 
 
 class CandidateIndex:
@@ -83,7 +83,7 @@ class CandidateIndex:
         self._position = {c.id: i for i, c in reversed(list(enumerate(self.candidates)))}
         texts = [candidate_text(c) for c in self.candidates]
         self._compact = [compact(t) for t in texts]
-        self._langs = np.array([language(c.resume_text) for c in self.candidates])
+        self._langs = np.array([main_language(c.resume_text) for c in self.candidates])
         tokens = [self._tokenize(t) for t in texts]
         self._bm25: bm25s.BM25 | None = None
         if any(tokens):  # bm25s cannot index a corpus without a single word

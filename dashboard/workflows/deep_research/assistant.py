@@ -10,12 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import services
-from dashboard.state_keys import FLASH
-from dashboard.studio.step_controls import run_in_background
+from dashboard.studio.chat import answer_and_run_on, run_to_next_question
 from dashboard.workflows.deep_research.cards import CARDS, REQUEST
 from dashboard.workflows.deep_research.report_view import render_report
 from dashboard.workflows.deep_research.start import AUTORUN
-from pipelines.core.errors import InvalidInput, StaleAnswer
 from pipelines.core.markup import escape_markdown
 from pipelines.core.runtime.session import Session
 from pipelines.deep_research.memory import MemoryStack
@@ -28,14 +26,11 @@ STALE = ("The research has moved on (answered in another tab, or the run went on
          "Read the current question and answer again if it still fits.")
 
 
+ANSWERED, FINISHED = "The research is waiting for you.", "The research is complete."
+
+
 def continue_run(session: Session) -> None:
-    """On to the next question or the end, in a background worker; the studio shows the steps as they land."""
-    runs = services.background_runs()
-    opener = services.worker_session_opener(session.spec, session.thread_id, sorted(session.breakpoints))
-    run = run_in_background(runs, session, "interrupt", opener)
-    if not run.running and not (run.error or any(s.error for s in run.steps)):
-        st.session_state[FLASH] = ("success", "The research is waiting for you." if run.final_status == "waiting"
-                                   else "The research is complete.")
+    run_to_next_question(session, ANSWERED, FINISHED)
 
 
 def _plan_steps(values: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -68,18 +63,7 @@ def _answer_card(session: Session) -> bool:
     current = pending[0]
     with st.container(border=True, key=f"{KEY}_card_{current.kind}"):
         answer = CARDS[current.kind](current)
-    if answer is None:
-        return False
-    try:
-        session.resume(answer, interrupt_id=current.id)
-    except StaleAnswer:
-        st.warning(STALE, icon=":material/sync_problem:")
-        return False
-    except InvalidInput as exc:
-        st.error(escape_markdown(str(exc)))
-        return False
-    continue_run(session)
-    return True
+    return answer is not None and answer_and_run_on(session, current.id, answer, STALE, ANSWERED, FINISHED)
 
 
 def render_memory(values: Mapping[str, Any]) -> None:

@@ -10,15 +10,13 @@ from typing import Any
 import streamlit as st
 
 from pipelines.core.markup import escape_markdown, sanitize_markdown
-from pipelines.deep_research.citations import short_section
+from pipelines.deep_research.citations import location
 from pipelines.deep_research.exports import research_docx, research_markdown
 from pipelines.deep_research.pdf_report import research_pdf
 
 
 def _where(citation: Mapping[str, Any]) -> str:
-    section = short_section(str(citation.get("section") or ""), str(citation.get("title") or ""))
-    parts = [f"p. {citation['page']}" if citation.get("page") else "", f"§ {section}" if section else ""]
-    return " · ".join(p for p in parts if p)
+    return location(citation.get("page"), str(citation.get("section") or ""), str(citation.get("title") or ""))
 
 
 def render_support(values: Mapping[str, Any]) -> None:

@@ -16,12 +16,11 @@ import streamlit as st
 from pydantic import ValidationError
 
 from dashboard import services
-from dashboard.studio.chat import Chat, run_on
+from dashboard.studio.chat import Chat, answer_and_run_on
 from dashboard.workflows.recruiter.card_buttons import PREFIX, REQUEST, button
 from dashboard.workflows.recruiter.batch_cards import (
     render_cleanup_card, render_drafts_card, render_shortlist_card, render_slot_card, render_status_card,
 )
-from pipelines.core.errors import InvalidInput, StaleAnswer
 from pipelines.core.markup import escape_markdown
 from pipelines.core.runtime.outcomes import PendingInterrupt
 from pipelines.core.runtime.session import Session
@@ -195,16 +194,9 @@ KINDS: tuple[str, ...] = tuple(CARDS)
 
 
 def _submit(session: Session, pending: PendingInterrupt, answer: Any, chat: Chat) -> None:
-    try:
-        session.resume(answer, interrupt_id=pending.id)
-    except StaleAnswer:
-        st.warning(STALE, icon=":material/sync_problem:")
-        return
-    except InvalidInput as exc:
-        st.error(escape_markdown(str(exc)))
-        return
-    run_on(session, chat)  # on in the background, as the chat's own answers go
-    st.rerun()
+    # on in the background, as the chat's own answers go
+    if answer_and_run_on(session, pending.id, answer, STALE, chat.answered, chat.finished):
+        st.rerun()
 
 
 def render_cards(session: Session, chat: Chat) -> None:

@@ -3,6 +3,7 @@ limits, no network, allowed imports only), and record its output as an observati
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -25,19 +26,18 @@ def write_code(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str
     tables = ctx.library.tables(state.get("resources") or [])
     if not tables:
         return {"code": "", "run_result": {"ok": False, "kind": "no_tables", "stdout": "", "error": ""}}
-    names = [name for name, _ in tables]
-    offline = CodeDraft(code=offline_program(task, names))
+    offline = CodeDraft(code=offline_program(task, [name for name, _ in tables]))
     draft = answer_or(lambda: ctx.gateway.structured("coder", CodeDraft, prompts.CODER.format_messages(
         language=language_name(state), task=task, tables=ctx.library.table_previews(tables),
         allowed=", ".join(sorted(DEFAULT_ALLOWED_IMPORTS))), offline=lambda: offline), offline_instead(lambda: offline))
-    return {"code": draft.code}
+    return {"code": draft.code, "tables": {name: str(path) for name, path in tables}}
 
 
 def run_code(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
     if not state.get("code"):
         return {}
-    tables = dict(ctx.library.tables(state.get("resources") or []))
+    tables = {name: Path(path) for name, path in (state.get("tables") or {}).items()}
     result = run_python(state["code"], files=tables, limits=SandboxLimits(
         timeout_s=ctx.settings.coder_timeout_s, memory_mb=ctx.settings.coder_memory_mb))
     return {"run_result": {"ok": result.ok, "kind": result.kind, "stdout": result.stdout, "error": result.error,

@@ -50,7 +50,7 @@ def planner(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict[str
     iteration = int(state.get("plan_iterations") or 0) + 1
     notes: list[str] = []
     if _edited(state):
-        plan, note = plan_of(state, ctx)
+        plan, _ = plan_of(state, ctx)
         offline = PlanDraft(plan=plan, depends_on=default_dependencies(plan.steps))
         feedback = f"The user edited the plan to:\n{plan.model_dump_json()}\nKeep their steps; fix only what is broken."
     else:

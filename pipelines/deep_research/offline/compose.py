@@ -9,7 +9,7 @@ from typing import Any
 
 from pipelines.core.markup import escape_markdown
 from pipelines.deep_research.documents import split_sentences
-from pipelines.deep_research.citations import short_section
+from pipelines.deep_research.citations import location
 from pipelines.deep_research.offline.extract import unanswered
 from pipelines.deep_research.offline.intake import is_zh
 from pipelines.deep_research.retrieval import TOKENIZE
@@ -147,8 +147,7 @@ def citation_lines(citations: Sequence[Mapping[str, Any]]) -> str:
     """The Key citations list: each number, its document's file name and title, and where in it."""
     lines = []
     for c in citations:
-        section = short_section(str(c.get("section") or ""), str(c.get("title") or ""))
-        where = " · ".join(p for p in (f"p. {c['page']}" if c.get("page") else "", f"§ {section}" if section else "") if p)
+        where = location(c.get("page"), str(c.get("section") or ""), str(c.get("title") or ""))
         title = f" — {c['title']}" if c.get("title") and c.get("title") != c.get("document") else ""
         lines.append(f"- [{c['n']}] {escape_markdown(str(c.get('document') or ''), line_breaks=False)}"
                      f"{escape_markdown(title, line_breaks=False)}"

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from pipelines.core.guardrails.injection import detect_injection
-from pipelines.core.text import CJK_CHAR
+from pipelines.core.text import main_language
 from pipelines.deep_research.schemas import CoordinatorVerdict, DstQuestion, DstQuestions, Route
 
 _GREETING = re.compile(
@@ -23,9 +23,7 @@ def locale_of(text: str, given: str | None = None) -> str:
     """The session's locale: the one given, else Chinese when Chinese carries the question."""
     if given in ("en-US", "zh-CN"):
         return given
-    cjk = len(CJK_CHAR.findall(text or ""))
-    latin = len(re.findall(r"[A-Za-z]", text or ""))
-    return "zh-CN" if cjk and cjk * 4 >= latin else "en-US"
+    return "zh-CN" if main_language(text) == "zh" else "en-US"
 
 
 def is_zh(locale: str | None) -> bool:

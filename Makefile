@@ -1,23 +1,27 @@
 # Stepwise: `make run` serves the dashboard, `make test` runs the tests, `make lint` checks the code.
-# Each installs into .venv first: `run` only the runtime (requirements.txt), the others the dev tools as well.
+# Each installs into .venv first, from the lock files (so a fresh clone installs what passed today): `run` only
+# the runtime (requirements.lock), the others the dev tools as well (requirements-dev.lock). The ranges in
+# requirements*.txt are the source; `make lock` resolves them again into the lock files.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+PIP_VERSION := 26.3
 RUNTIME := $(VENV)/.installed-runtime
 DEV := $(VENV)/.installed-dev
 PORT ?= 8501
+LOCK_OPTIONS := --quiet --universal --python-version 3.11
 
-.PHONY: install install-dev run test lint bench clean
+.PHONY: install install-dev run test lint bench lock clean
 
-$(RUNTIME): requirements.txt pyproject.toml
+$(RUNTIME): requirements.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet "pip==$(PIP_VERSION)"
+	$(PY) -m pip install --quiet -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $(RUNTIME)
 
-$(DEV): $(RUNTIME) requirements-dev.txt
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+$(DEV): $(RUNTIME) requirements-dev.lock
+	$(PY) -m pip install --quiet -r requirements-dev.lock
 	@touch $(DEV)
 
 install: $(RUNTIME)
@@ -36,6 +40,12 @@ lint: install-dev
 bench: install-dev
 	@for bench in tests/bench/bench_*.py; do echo "== $$bench"; \
 		$(PY) -m tests.bench.$$(basename $$bench .py) || exit 1; done
+
+# Resolve requirements*.txt again (newest versions in their ranges) into the lock files, then install them.
+lock: install-dev
+	$(VENV)/bin/uv pip compile $(LOCK_OPTIONS) requirements.txt -o requirements.lock
+	$(VENV)/bin/uv pip compile $(LOCK_OPTIONS) requirements-dev.txt -c requirements.lock -o requirements-dev.lock
+	$(PY) -m pip install --quiet -r requirements-dev.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-output *.egg-info

@@ -12,7 +12,7 @@ from pipelines.core.runtime.session import Session
 from pipelines.core.runtime.studio import Studio
 from pipelines.core.settings import Settings, load_settings
 from pipelines.core.spec import PipelineSpec
-from pipelines.core.storage.checkpoints import CheckpointStoreError
+from pipelines.core.storage.checkpoints import CheckpointStoreError, StorageBusy, checkpoint_errors
 from pipelines.core.storage.runstore import RunStoreError
 
 
@@ -34,14 +34,21 @@ def studio(settings: Settings | None = None) -> Studio:
     return _studio(settings.data_dir, settings.effective_checkpoint_url, settings.effective_db_url)
 
 
-def storage_errors() -> tuple[type[Exception], ...]:
-    """What a page catches to say a store is unreachable: the runtime's stores' errors and every workflow's."""
-    return (RunStoreError, CheckpointStoreError, KnowledgeStoreError, *workflow_storage_errors())
+def storage_errors() -> tuple[type[BaseException], ...]:
+    """What a page catches to say a store is unreachable: the runtime's stores' errors, their drivers' (a
+    checkpoint read that failed) and every workflow's."""
+    return (RunStoreError, CheckpointStoreError, KnowledgeStoreError, *checkpoint_errors(), *workflow_storage_errors())
 
 
-def storage_failure(exc: Exception) -> None:
-    """Say which store is unreachable and stop the page; nothing half-done is written."""
-    st.error(escape_markdown(f"Stepwise cannot reach its storage: {exc}"))
+def storage_failure(exc: BaseException) -> None:
+    """Say which store is unreachable, or busy, and stop the page; nothing half-done is written."""
+    if isinstance(exc, StorageBusy):
+        st.warning(escape_markdown(f"Stepwise's storage is busy: {exc}."), icon=":material/lock_clock:")
+        st.caption("Runs already stored are not lost. Reload the page once the other program has let go of the file.")
+        st.stop()
+    reason = exc if isinstance(exc, (RunStoreError, CheckpointStoreError, KnowledgeStoreError)) else \
+        f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0]}"
+    st.error(escape_markdown(f"Stepwise cannot reach its storage: {reason}"))
     st.caption("Check the data directory, or the database and Chroma URLs on the Settings page "
                "(STEPWISE_CHECKPOINT_URL, STEPWISE_DB_URL, STEPWISE_CHROMA_URL). Runs already stored are not lost.")
     st.stop()

@@ -1,4 +1,5 @@
-"""Headless CLI: `python -m pipelines list`, `run PIPELINE ...` and `trace THREAD_ID ...` for scripts, demos and tests."""
+"""Headless CLI: `python -m pipelines list`, `run PIPELINE ...`, `step THREAD_ID ...` and `trace THREAD_ID ...` for scripts,
+demos and tests."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pipelines.core.storage.checkpoints import CheckpointStoreError
+from pipelines.core.storage.checkpoints import CheckpointStoreError, checkpoint_errors
 from pipelines.core.knowledge.store import KnowledgeStoreError
 from pipelines.core.trace.export import run_status, trace_document
 from pipelines.core.registry import available_specs, get_spec, storage_errors, workflows
-from pipelines.core.errors import InvalidInput
+from pipelines.core.errors import ConcurrentChange, InvalidInput
 from pipelines.core.storage.runstore import RunStore, RunStoreError
 from pipelines.core.runtime.outcomes import StepOutcome
 from pipelines.core.runtime.session import Session
@@ -75,14 +76,16 @@ def drive(session: Session, answers: list[Any]) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     spec = get_spec(args.pipeline)
+    sample_answers: list[Any] = []
     if args.scenario:
         scenario = spec.scenario(args.scenario)
-        raw, scenario_name = scenario.input, scenario.name
+        raw, scenario_name, sample_answers = scenario.input, scenario.name, list(scenario.answers)
     else:
         raw, scenario_name = _read_json(args.input, "input"), None
         if not isinstance(raw, dict):
             raise CliError("input file must hold a JSON object")
-    answers = _read_json(args.answers, "answers") if args.answers else []
+    # A scenario's own sample answers, as the dashboard fills them in, unless --answers says otherwise.
+    answers = _read_json(args.answers, "answers") if args.answers else sample_answers
     if not isinstance(answers, list):
         raise CliError("answers file must hold a JSON list of resume values")
     settings = load_settings(provider=args.provider, data_dir=args.data_dir, model=args.model, base_url=args.base_url,
@@ -90,7 +93,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     spec.settings(settings)  # a refused --set value stops the run before anything is stored
     studio = Studio.from_settings(settings)
     try:
-        session = studio.new_session(spec, raw, settings, scenario=scenario_name)
+        session = studio.new_session(spec, raw, settings, scenario=scenario_name, strict=True)
         print(f"thread {session.thread_id} ({spec.id}, {settings.provider_label}, data in {settings.data_path})",
               file=sys.stderr)
         drive(session, answers)
@@ -118,6 +121,62 @@ def cmd_run(args: argparse.Namespace) -> int:
         studio.close()
 
 
+def _open_stored(thread_id: str, data_dir: str | None) -> tuple[Studio, Any]:
+    """The studio on the stored runs and the run's thread, or CliError when there is no such run."""
+    settings = load_settings(data_dir=data_dir)
+    if not settings.db_url and not settings.data_path.is_dir():
+        # Opening the stores would create an empty data directory where the user mistyped a path.
+        raise CliError(f"no run with thread id {thread_id} (there is no data directory {settings.data_path})")
+    studio = Studio.from_settings(settings)
+    info = studio.runs.get_thread(thread_id)
+    if info is None:
+        studio.close()
+        raise CliError(f"no run with thread id {thread_id} in {RunStore.engine_label(settings.effective_db_url)}")
+    return studio, info
+
+
+def cmd_step(args: argparse.Namespace) -> int:
+    """Step a stored run: answer its question first (--answer), then run --steps super-steps, or to its next question."""
+    answer = None
+    if args.answer is not None:
+        try:
+            answer = json.loads(args.answer)
+        except json.JSONDecodeError as exc:
+            raise CliError(f"--answer is not valid JSON (column {exc.colno}: {exc.msg})") from exc
+    if args.steps < 1:
+        raise CliError("--steps must be at least 1")
+    studio, info = _open_stored(args.thread_id, args.data_dir)
+    try:
+        spec = get_spec(info.pipeline)
+        settings = load_settings(provider=args.provider, data_dir=args.data_dir, model=args.model, base_url=args.base_url)
+        session = studio.open_session(spec, args.thread_id, settings)
+        steps = args.steps
+        with session.claimed("a step from the command line"):  # one claim for the answer and the steps after it
+            if answer is not None:
+                try:
+                    _print_step(session.resume(answer))
+                except ConcurrentChange:
+                    raise
+                except InvalidInput as exc:
+                    raise CliError(f"answer rejected: {exc}") from exc
+                steps -= 1
+            if steps and session.status() == "waiting":
+                raise CliError("the run is waiting for an answer: give it with --answer JSON")
+            if steps:
+                session.run("end", on_step=_print_step, max_steps=steps)
+        status = run_status(session)
+        print(json.dumps({"thread_id": session.thread_id, "status": status, "next": list(session.next_nodes()),
+                          "pending_interrupt": _pending(session)}, ensure_ascii=False))
+        return 1 if status == "failed" else 0
+    finally:
+        studio.close()
+
+
+def _pending(session: Session) -> dict[str, Any] | None:
+    pending = session.pending_interrupts()
+    return {"kind": pending[0].kind, "value": pending[0].value} if pending else None
+
+
 def _write(path: str, data: bytes) -> None:
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -129,16 +188,9 @@ def _write(path: str, data: bytes) -> None:
 def cmd_trace(args: argparse.Namespace) -> int:
     if not (args.pdf or args.json):
         raise CliError("trace needs --pdf FILE, --json FILE or both")
-    settings = load_settings(data_dir=args.data_dir)
-    if not settings.db_url and not settings.data_path.is_dir():
-        # Opening the stores would create an empty data directory where the user mistyped a path.
-        raise CliError(f"no run with thread id {args.thread_id} (there is no data directory {settings.data_path})")
-    studio = Studio.from_settings(settings)
+    studio, info = _open_stored(args.thread_id, args.data_dir)
     try:
-        info = studio.runs.get_thread(args.thread_id)
-        if info is None:
-            raise CliError(f"no run with thread id {args.thread_id} in {RunStore.engine_label(settings.effective_db_url)}")
-        session = studio.open_session(get_spec(info.pipeline), args.thread_id, settings)
+        session = studio.open_session(get_spec(info.pipeline), args.thread_id, load_settings(data_dir=args.data_dir))
         if args.json:
             _write(args.json, json.dumps(trace_document(session), ensure_ascii=False, indent=2).encode("utf-8"))
         if args.pdf:
@@ -159,7 +211,8 @@ def parser() -> argparse.ArgumentParser:
     source = run.add_mutually_exclusive_group(required=True)
     source.add_argument("--scenario", help="a shipped scenario (see `list`)")
     source.add_argument("--input", help="a JSON file with the initial state")
-    run.add_argument("--answers", help="a JSON list of resume values, one per interrupt, in order")
+    run.add_argument("--answers", help="a JSON list of resume values, one per interrupt, in order (default: the "
+                     "scenario's sample answers)")
     run.add_argument("--provider", choices=PROVIDERS, help="model provider (default: offline, or STEPWISE_PROVIDER)")
     run.add_argument("--model", help="model name for a real provider")
     run.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
@@ -170,6 +223,15 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                      help="one of the workflow's own settings, as on the Settings page (e.g. guide_max_loops=3)")
     run.set_defaults(func=cmd_run)
+    step = sub.add_parser("step", help="step a stored run: answer its question, run one or more super-steps")
+    step.add_argument("thread_id", metavar="THREAD_ID", help="the run's thread id (printed by `run`)")
+    step.add_argument("--steps", type=int, default=1, help="how many super-steps to run (default 1; an answer counts as one)")
+    step.add_argument("--answer", metavar="JSON", help="the answer to the question the run waits on, as JSON")
+    step.add_argument("--provider", choices=PROVIDERS, help="model provider (default: offline, or STEPWISE_PROVIDER)")
+    step.add_argument("--model", help="model name for a real provider")
+    step.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
+    step.add_argument("--data-dir", help="where checkpoints and run records live (default ./data)")
+    step.set_defaults(func=cmd_step)
     trace = sub.add_parser("trace", help="write a stored run's trace as a PDF and/or JSON")
     trace.add_argument("thread_id", metavar="THREAD_ID", help="the run's thread id (printed by `run`)")
     trace.add_argument("--pdf", help="write the run-trace PDF to this file")
@@ -186,9 +248,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
+    except ConcurrentChange as exc:  # another tab or process moves the run: nothing was done here
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
     except (CliError, InvalidInput, SettingsError, CheckpointStoreError, RunStoreError, KnowledgeStoreError,
             *storage_errors()) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except checkpoint_errors() as exc:  # a checkpoint store that failed outside a step (reading a run's state)
+        reason = (str(exc).strip().splitlines() or [""])[0]
+        print(f"error: the checkpoint store failed: {type(exc).__name__}: {reason}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("error: interrupted by the user", file=sys.stderr)

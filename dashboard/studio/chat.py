@@ -13,7 +13,7 @@ import streamlit as st
 from dashboard import services
 from dashboard.state_keys import FLASH
 from dashboard.studio.step_controls import run_in_background
-from pipelines.core.errors import InvalidInput, StaleAnswer
+from pipelines.core.errors import ConcurrentChange, InvalidInput, RunBusy
 from pipelines.core.markup import escape_markdown, sanitize_markdown
 from pipelines.core.runtime.outcomes import PendingInterrupt
 from pipelines.core.runtime.session import Session
@@ -96,7 +96,11 @@ def run_to_next_question(session: Session, answered: str, finished: str) -> None
     `answered` (it waits for the next answer) or `finished`."""
     runs = services.background_runs()
     opener = services.worker_session_opener(session.spec, session.thread_id, sorted(session.breakpoints))
-    run = run_in_background(runs, session, "interrupt", opener)
+    try:
+        run = run_in_background(runs, session, "interrupt", opener)
+    except ConcurrentChange as exc:  # another tab ran on first: the page shows where it stands
+        st.session_state[FLASH] = ("warning", f"Not run on: {exc}.")
+        return
     if not run.running and not (run.error or any(s.error for s in run.steps)):
         st.session_state[FLASH] = ("success", answered if run.final_status == "waiting" else finished)
 
@@ -111,7 +115,10 @@ def answer_and_run_on(session: Session, interrupt_id: str, answer: Any, stale: s
     when another tab answered it first or the answer is refused."""
     try:
         session.resume(answer, interrupt_id=interrupt_id)
-    except StaleAnswer:
+    except RunBusy as exc:
+        st.warning(escape_markdown(f"Not applied: {exc}."), icon=":material/sync_problem:")
+        return False
+    except ConcurrentChange:
         st.warning(stale, icon=":material/sync_problem:")
         return False
     except InvalidInput as exc:
@@ -152,7 +159,10 @@ def _send_reply(session: Session, chat: Chat, waiting: list[PendingInterrupt]) -
         return
     try:
         session.resume(message, interrupt_id=asked)
-    except StaleAnswer:
+    except RunBusy as exc:
+        st.warning(escape_markdown(f"Not sent: {exc}. Your message is still in the box."), icon=":material/sync_problem:")
+        return
+    except ConcurrentChange:
         if waiting:
             st.warning(chat.stale_kept, icon=":material/sync_problem:")
         else:  # no box to keep it in: nothing is asked any more

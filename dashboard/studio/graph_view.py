@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from dashboard.studio.dot import dot_quote
 
@@ -75,12 +76,13 @@ def graph_shape(compiled) -> tuple[list[str], list[tuple[str, str, bool]]]:
     return list(drawable.nodes), [(e.source, e.target, bool(e.conditional)) for e in drawable.edges]
 
 
-def counter_labels(counters: Iterable, values: Mapping) -> dict[tuple[str, str], str]:
+def counter_labels(counters: Iterable, current: Mapping[str, Mapping[str, Any]]) -> dict[tuple[str, str], str]:
+    """The loop edges' labels, from the counters as Session.counters() gives them (the panel's own figures)."""
     labels = {}
     for counter in counters:
-        if counter.loop_edge:
-            limit = counter.limit_for(values)
-            labels[tuple(counter.loop_edge)] = f"{counter.field} {counter.value(values)}/{limit if limit else '∞'}"
+        if counter.loop_edge and counter.field in current:
+            limit = current[counter.field].get("limit")
+            labels[tuple(counter.loop_edge)] = f"{counter.field} {current[counter.field]['value']}/{limit if limit else '∞'}"
     return labels
 
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, RootModel
 
 from dashboard.state_keys import FLASH
 from pipelines.core.markup import escape_markdown, sanitize_markdown
-from pipelines.core.errors import InvalidInput, StaleAnswer
+from pipelines.core.errors import ConcurrentChange, InvalidInput, StaleAnswer
 from pipelines.core.runtime.outcomes import PendingInterrupt
 from pipelines.core.runtime.session import Session
 
@@ -104,7 +104,7 @@ def apply_submitted_answer(session: Session, key_prefix: str, running: bool) -> 
         if running:
             raise StaleAnswer("the run is going on in the background: your answer was not applied")
         outcome = session.resume(answer, interrupt_id=submitted["id"])
-    except StaleAnswer as exc:
+    except ConcurrentChange as exc:
         st.session_state[f"{key_prefix}_unapplied"] = {"kind": submitted["kind"], "values": values}
         st.warning(escape_markdown(f"Not applied: {exc}. Your answer is kept: it fills the form when the same "
                                    "question is asked, and is shown below until then."), icon=":material/sync_problem:")

@@ -44,9 +44,8 @@ def _highlights(session: Session, records, breakpoints: list[str]) -> GraphHighl
     current = completed[-1].graph_nodes - {"__input__"} if completed else set()
     next_nodes = set(session.next_nodes())
     waiting = {t.name for t in session.snapshot().tasks if t.interrupts}
-    values = session.values()
     return GraphHighlights(visited=visited, current=current, next=next_nodes - waiting, waiting=waiting,
-                           breakpoints=set(breakpoints), edge_labels=counter_labels(session.spec.counters, values))
+                           breakpoints=set(breakpoints), edge_labels=counter_labels(session.spec.counters, session.counters()))
 
 
 def _sample_answer(session: Session, records) -> dict | None:

@@ -1,4 +1,4 @@
-"""The errors every layer shares: input that does not match its schema, and answers that came too late."""
+"""The errors every layer shares: input that does not match its schema, and changes that came second."""
 
 from __future__ import annotations
 
@@ -14,7 +14,19 @@ class InvalidInput(ValueError):
     """A run input or a resume value does not match its schema; the message lists what is wrong."""
 
 
-class StaleAnswer(InvalidInput):
+class ConcurrentChange(InvalidInput):
+    """Someone else moved the run, or is moving it now: this change was not made (the CLI exits with code 3)."""
+
+
+class RunBusy(ConcurrentChange):
+    """Another step, run or answer of this run is under way (another tab, a background run, another process)."""
+
+
+class RunMovedOn(ConcurrentChange):
+    """The run moved on since it was shown (stepped, answered, rewound or forked elsewhere)."""
+
+
+class StaleAnswer(RunMovedOn):
     """An answer to a question the run no longer asks: another tab (or a worker) answered it first."""
 
 

@@ -39,6 +39,8 @@ ENV_VARS = {
     "langsmith_tracing": "STEPWISE_LANGSMITH_TRACING",
     "langsmith_project": "STEPWISE_LANGSMITH_PROJECT",
     "langsmith_endpoint": "STEPWISE_LANGSMITH_ENDPOINT",
+    "run_lease_s": "STEPWISE_RUN_LEASE",
+    "storage_wait_s": "STEPWISE_STORAGE_WAIT",
 }
 SETTINGS_FILE_ENV = "STEPWISE_SETTINGS_FILE"
 API_KEY_ENV_VARS = ("STEPWISE_API_KEY", "OPENAI_API_KEY")
@@ -76,6 +78,10 @@ class Settings:
     langsmith_project: str = "stepwise"
     langsmith_endpoint: str = ""
     langsmith_api_key: str = field(default="", repr=False)
+    # How long a claim on a run lasts unless its holder renews it (a killed process's claim lapses after it), and
+    # how long a step waits for a SQLite file another program has locked before it says the storage is busy.
+    run_lease_s: float = 30.0
+    storage_wait_s: float = 30.0
     # Each workflow's own settings (PipelineSpec.settings_model), by workflow id: as the settings file has them,
     # and as the page or the CLI set them. Resolved, with the environment between the two, by workflow_settings.
     workflow_file: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False, compare=False)
@@ -88,6 +94,8 @@ class Settings:
             raise SettingsError("timeout must be a positive number of seconds")
         if self.max_retries < 0:
             raise SettingsError("max_retries cannot be negative")
+        if self.run_lease_s <= 0 or self.storage_wait_s <= 0:
+            raise SettingsError("the run lease and the storage wait must be positive numbers of seconds")
         if self.embedding_provider not in PROVIDERS:
             raise SettingsError(f"unknown embedding provider {self.embedding_provider!r}; "
                                 f"choose one of {', '.join(PROVIDERS)}")

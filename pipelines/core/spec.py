@@ -148,6 +148,9 @@ class PipelineSpec:
     # Takes the raw input before anything keeps it (the run's row, its title, its state) and returns what may
     # be kept: a workflow that masks personal data in outside text, with a vault of its own, does it here.
     admit_input: Callable[[Mapping[str, Any], str, Settings], Mapping[str, Any]] | None = None
+    # Why the initial state cannot be used as the user gave it (a resume file that could not be read), or None: a
+    # page goes on and shows the note the state keeps; a headless run (`Studio.new_session(strict=True)`) stops.
+    input_issue: Callable[[Mapping[str, Any]], str | None] | None = None
     entry: WorkflowEntry | None = None
 
     @property

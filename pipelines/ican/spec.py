@@ -15,6 +15,10 @@ from pipelines.ican.settings import ICanSettings, ican_settings
 from pipelines.ican.state import CLIENT_MESSAGE, MAX_CLIENT_TURNS, ICanContext
 
 
+# A session in the dashboard goes on without a resume it cannot use, and says so; a headless run stops instead.
+GOES_ON = "; the session goes on without it."
+
+
 def _resume_from_file(path_text: str) -> tuple[str, str, str]:
     """(text, name, issue): a resume that cannot be read is noted and the session goes on without it."""
     from pipelines.ican.resume import ResumeFileError, read_resume
@@ -23,11 +27,17 @@ def _resume_from_file(path_text: str) -> tuple[str, str, str]:
     try:
         return read_resume(path.name, path.read_bytes()), path.name, ""
     except FileNotFoundError:
-        return "", path.name, f"{path.name}: no such file; the session goes on without a resume."
+        return "", path.name, f"{path.name}: no such file{GOES_ON}"
     except ResumeFileError as exc:
-        return "", path.name, f"{exc}; the session goes on without it."
+        return "", path.name, f"{exc}{GOES_ON}"
     except OSError as exc:
-        return "", path.name, f"{path.name} cannot be read ({exc.strerror}); the session goes on without it."
+        return "", path.name, f"{path.name} cannot be read ({exc.strerror}){GOES_ON}"
+
+
+def input_issue(initial: Mapping[str, Any]) -> str | None:
+    """Why a headless run cannot use its input as given: the resume it names could not be used."""
+    issue = str(initial.get("resume_issue") or "")
+    return f"the resume was not used: {issue.removesuffix(GOES_ON)}" if issue else None
 
 
 def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
@@ -43,6 +53,8 @@ def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
     }
     if data.resume_file:
         text, name, issue = _resume_from_file(data.resume_file)
+        if text and not looks_like_resume(text):
+            text, issue = "", not_a_resume_message(name)
         state.update(resume_text=text, resume_name=name, resume_issue=issue)
     elif data.resume_text:
         ok = looks_like_resume(data.resume_text)
@@ -70,6 +82,7 @@ SPEC = PipelineSpec(
     build=lazy("pipelines.ican.graph", "build_graph"),
     make_context=make_context,
     make_input=make_input,
+    input_issue=input_issue,
     report=lazy("pipelines.ican.report", "build_report"),
     counters=(
         Counter("client_turns", "Client messages (analysis forced at the limit)", limit=MAX_CLIENT_TURNS,

@@ -56,6 +56,9 @@ class PlannerInput(ChatInput, total=False):
 class PlannerOutput(ChatOutput, total=False):
     plan_id: str
     plan_status: str
+    # The plan's revisions stay in the router's state after the planner ends: the finished run counts them too.
+    plan_revisions: int
+    max_plan_revisions: int
 
 
 class PlannerState(PlannerInput, PlannerOutput, total=False):
@@ -63,8 +66,6 @@ class PlannerState(PlannerInput, PlannerOutput, total=False):
     agents read and write (each agent subgraph has its own state; these are the ones it shares with the planner)."""
 
     plan: dict[str, Any] | None
-    plan_revisions: int
-    max_plan_revisions: int
     plan_diff: list[str]
     plan_reasons: list[str]   # what validation cut or refused
     plan_notes: list[str]     # what the last modification could not do, or the revision limit

@@ -29,11 +29,17 @@ def text_response(content: str) -> dict:
 
 class OpenAIStub:
     """Each request takes the next behaviour: ("valid", args_dict) | ("malformed", raw_arguments_text) |
-    ("text", content) | ("slow", seconds) | ("error", status). The last behaviour repeats when the script ends."""
+    ("text", content) | ("slow", seconds) | ("error", status) | ("garbage", raw_bytes) | ("hold", then): "hold"
+    keeps the request waiting until the test lets it go (`let_go`), then answers as the behaviour `then` (a tuple)
+    would: a model exactly as slow as the test wants, whatever the machine's speed. The last behaviour repeats when
+    the script ends."""
 
     def __init__(self, script: list[tuple[str, Any]]) -> None:
         self.script = deque(script)
         self.requests: list[dict] = []
+        self._arrived = threading.Condition()
+        self._gate = threading.Semaphore(0)
+        self._open = threading.Event()  # once set, held requests are answered at once
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,10 +48,23 @@ class OpenAIStub:
 
             def do_POST(self) -> None:  # noqa: N802 - the http.server naming
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                stub.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+                with stub._arrived:
+                    stub.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+                    stub._arrived.notify_all()
                 kind, value = stub.script.popleft() if len(stub.script) > 1 else stub.script[0]
                 tools = body.get("tools") or [{"function": {"name": "unknown"}}]
                 name = tools[0]["function"]["name"]
+                if kind == "hold":
+                    while not stub._open.is_set() and not stub._gate.acquire(timeout=0.05):
+                        pass
+                    kind, value = value or ("valid", {})
+                if kind == "garbage":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(value)))
+                    self.end_headers()
+                    self.wfile.write(value)
+                    return
                 if kind == "slow":
                     time.sleep(value)
                     self._send(200, tool_call_response(name, "{}"))
@@ -72,6 +91,20 @@ class OpenAIStub:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
+    def wait_for_requests(self, count: int, timeout: float = 60.0) -> None:
+        """Wait until `count` requests have arrived (held ones included)."""
+        with self._arrived:
+            assert self._arrived.wait_for(lambda: len(self.requests) >= count, timeout), \
+                f"{len(self.requests)} of {count} requests arrived"
+
+    def let_go(self, count: int = 1) -> None:
+        """Let `count` held requests be answered."""
+        self._gate.release(count)
+
+    def open(self) -> None:
+        """Answer every held request, now and from now on."""
+        self._open.set()
+
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
@@ -81,5 +114,6 @@ class OpenAIStub:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.open()  # nothing stays held behind a test that ended
         self.server.shutdown()
         self.server.server_close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypedDict
@@ -34,14 +35,38 @@ class ToyContext:
     fail_in: set[str] = field(default_factory=set)
     runs: list[str] = field(default_factory=list)
     pause_s: float = 0.0  # added to every plain node's own pause: a slow model, for background runs
+    # A model the test holds: with a gate, every plain node waits until the test lets one through (`let_through`),
+    # so a test knows a node is under way without guessing how fast the machine is.
+    gate: threading.Semaphore | None = None
+    entered: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
+    # With a barrier, the parallel pair (fast, slow) each wait for the other: they can only pass it side by side.
+    pair_barrier: threading.Barrier | None = None
+
+    def hold(self) -> None:
+        """From now on, every plain node waits for the test to let it through."""
+        self.gate = threading.Semaphore(0)
+
+    def let_through(self, count: int = 1) -> None:
+        assert self.gate is not None
+        self.gate.release(count)
+
+    def wait_entered(self, timeout: float = 30.0) -> None:
+        """Wait until a held node has started (and is waiting at the gate)."""
+        assert self.entered.acquire(timeout=timeout), "no node started"
 
 
 def _node(name: str, pause: float = 0.0):
     def run(state: ToyState, runtime: Runtime[ToyContext]) -> dict[str, Any]:
-        runtime.context.runs.append(name)
-        if name in runtime.context.fail_in:
+        context = runtime.context
+        context.runs.append(name)
+        if name in context.fail_in:
             raise RuntimeError(f"{name} exploded")
-        time.sleep(pause + runtime.context.pause_s)
+        if context.pair_barrier is not None and name in ("fast", "slow"):
+            context.pair_barrier.wait(timeout=60)
+        if context.gate is not None:
+            context.entered.release()
+            assert context.gate.acquire(timeout=60), f"{name} was never let through"
+        time.sleep(pause + context.pause_s)
         return {"log": [name]}
 
     run.__name__ = name
@@ -101,3 +126,15 @@ def make_toy_spec(context: ToyContext | None = None) -> PipelineSpec:
         counters=(Counter("rounds", "Revision rounds", limit_field="max_rounds", loop_edge=("review", "draft")),),
         interrupts=(InterruptSpec("approval", "Approve the draft", Approval),),
         field_order=("topic", "log", "rounds", "max_rounds", "decision"))
+
+
+# The context of the toy workflow's pages in AppTest (which run in the test's process): the test holds its nodes.
+_PAGE_CONTEXT = ToyContext(deps=None)
+
+
+def page_context(fresh: bool = False) -> ToyContext:
+    """The toy page's context; `fresh` starts a new one (each test its own held model)."""
+    global _PAGE_CONTEXT
+    if fresh:
+        _PAGE_CONTEXT = ToyContext(deps=None)
+    return _PAGE_CONTEXT

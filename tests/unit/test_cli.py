@@ -48,12 +48,20 @@ def test_run_seed_example_with_answers_writes_a_complete_trace(tmp_path):
 
 
 def test_answers_running_out_stops_interrupted(tmp_path):
-    trace = tmp_path / "t.json"
-    out = cli("run", "career_navigator", "--scenario", "seed_example", "--data-dir", str(tmp_path), "--trace", str(trace))
+    trace, answers = tmp_path / "t.json", tmp_path / "none.json"
+    answers.write_text("[]")
+    out = cli("run", "career_navigator", "--scenario", "seed_example", "--answers", str(answers),
+              "--data-dir", str(tmp_path), "--trace", str(trace))
     assert out.returncode == 0
     doc = json.loads(trace.read_text(encoding="utf-8"))
     assert doc["status"] == "interrupted"
     assert doc["pending_interrupt"]["kind"] == "report_feedback" and doc["next"] == ["collect_feedback"]
+
+
+def test_a_scenario_runs_with_its_own_sample_answers_unless_told_otherwise(tmp_path):
+    out = cli("run", "career_navigator", "--scenario", "seed_example", "--data-dir", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["status"] == "completed"  # as the dashboard pre-fills them
 
 
 def test_run_from_an_input_file_with_defaults(tmp_path):

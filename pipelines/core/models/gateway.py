@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextvars
+import json
 import logging
 import threading
 import time
@@ -80,9 +82,24 @@ def _current_task() -> tuple[str | None, str | None]:
     return metadata.get("langgraph_node"), (last.split(":", 1)[1] if ":" in last else None)
 
 
+class AttemptTimedOut(TimeoutError):
+    """An attempt had not answered when the call's time budget ran out."""
+
+
+def _not_json(exc: BaseException) -> bool:
+    """A reply that is not JSON at all (an HTML error page, bytes that are not UTF-8), at any depth of causes."""
+    while exc is not None:
+        if isinstance(exc, (json.JSONDecodeError, UnicodeDecodeError)) or type(exc).__name__ == "APIResponseValidationError":
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def _describe(exc: BaseException) -> str:
     name = type(exc).__name__
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if _not_json(exc):
+        return f"malformed response from the provider (not JSON: {name})"
     if "timeout" in name.lower() or "timed out" in text.lower():
         return f"timed out ({name})"
     status = getattr(exc, "status_code", None)
@@ -95,6 +112,32 @@ def _retryable(exc: BaseException) -> bool:
     if status in (400, 401, 403, 404, 422):
         return False
     return not isinstance(exc, (TypeError, NotImplementedError))
+
+
+def _within(seconds: float, attempt: Callable[[], Any]) -> Any:
+    """`attempt()`, or AttemptTimedOut once `seconds` have passed without its answer. The attempt runs in a
+    thread of its own (with the caller's context: the graph's config, its stream writer); one that is given up
+    on ends with its HTTP client's own timeout, its late answer dropped."""
+    if seconds <= 0:
+        raise AttemptTimedOut()
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            outcome["value"] = context.run(attempt)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread as is
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="stepwise-model-call", daemon=True).start()
+    if not done.wait(seconds):
+        raise AttemptTimedOut()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def make_chat_model(settings: Settings) -> BaseChatModel | None:
@@ -220,13 +263,23 @@ class ModelGateway:
         node, task_id = _current_task()
         start = time.time()
         t0 = time.perf_counter()
+        # The timeout is the budget of the whole call: its attempts and the pauses between them share it.
+        budget = self.settings.timeout_s
+        deadline = t0 + budget
         call = ModelCall(task=task, provider=self.provider, model=self.model_name, started_at=start,
                          latency_ms=0.0, attempts=0, node=node, task_id=task_id)
         last_error = "no attempt made"
         for number in range(retries + 1):
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:  # the last attempt used the budget up (its client timed out at the same moment)
+                last_error = f"timed out: no answer within the call's {budget:g} s budget (retries included)"
+                break
             call.attempts = number + 1
             try:
-                result, raw = attempt()
+                result, raw = _within(remaining, attempt)
+            except AttemptTimedOut:
+                last_error = f"timed out: no answer within the call's {budget:g} s budget (retries included)"
+                break
             except (MalformedOutput, ValidationError) as exc:
                 last_error = f"malformed output: {str(exc).splitlines()[0][:240]}"
             except Exception as exc:  # noqa: BLE001 - any provider failure is reported, never raised raw
@@ -241,8 +294,12 @@ class ModelGateway:
                 self.ledger.record(call)
                 return result
             log.warning("model call %s attempt %d failed: %s", task, number + 1, last_error)
+            pause = self.settings.backoff_s * (2 ** number)
+            if number < retries and time.perf_counter() + pause >= deadline:
+                last_error += f" (no time left in the call's {budget:g} s budget for another attempt)"
+                break
             if number < retries:
-                self._sleep(self.settings.backoff_s * (2 ** number))
+                self._sleep(pause)
         call.ok = False
         call.error = last_error
         call.latency_ms = (time.perf_counter() - t0) * 1000

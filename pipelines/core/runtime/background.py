@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipelines.core.errors import InvalidInput
+from pipelines.core.runtime.claims import ThreadClaim
 from pipelines.core.runtime.outcomes import StepOutcome
 from pipelines.core.runtime.session import Session
 
@@ -83,14 +84,21 @@ class BackgroundRun:
                                          duration_ms=record.duration_ms, error=record.error,
                                          counters=dict(record.counters)))
 
-    def _work(self, open_session: Callable[[], Session]) -> None:
+    def _work(self, open_session: Callable[[], Session], claim: ThreadClaim | None) -> None:
         try:
             session = open_session()
+            if claim is not None:
+                session.adopt(claim)
             session.run(self.until, stop=self._stop, on_step=self._landed, on_custom=self._custom)
             self.final_status = session.status()
         except Exception as exc:  # noqa: BLE001 - shown on the page instead of dying silently in a thread
             self.error = f"{type(exc).__name__}: {exc}"[:500]
         finally:
+            try:
+                if claim is not None:
+                    claim.release()
+            except Exception:  # noqa: BLE001 - the store went away: the claim's lease lapses on its own
+                pass
             self.finished_at = time.time()
             self._done.set()
 
@@ -103,17 +111,21 @@ class BackgroundRuns:
         self._lock = threading.Lock()
         self._keep = keep_finished
 
-    def start(self, thread_id: str, until: Literal["interrupt", "end"],
-              open_session: Callable[[], Session]) -> BackgroundRun:
-        """Start a worker on its own Session of the thread (`open_session` runs in the worker)."""
+    def start(self, thread_id: str, until: Literal["interrupt", "end"], open_session: Callable[[], Session],
+              claim: ThreadClaim | None = None) -> BackgroundRun:
+        """Start a worker on its own Session of the thread (`open_session` runs in the worker). `claim`: the
+        thread, claimed by the caller from the version it showed, which the worker holds and gives back at its
+        end (without one, the worker claims the thread itself and a refusal is the run's error)."""
         with self._lock:
             current = self._runs.get(thread_id)
             if current is not None and current.running:
+                if claim is not None:
+                    claim.release()
                 raise InvalidInput("this run is already running in the background; stop it or wait for it")
             run = BackgroundRun(thread_id=thread_id, until=until)
             self._runs[thread_id] = run
             self._forget_old()
-        threading.Thread(target=run._work, args=(open_session,), daemon=True,  # noqa: SLF001
+        threading.Thread(target=run._work, args=(open_session, claim), daemon=True,  # noqa: SLF001
                          name=f"stepwise-run-{thread_id[:8]}").start()
         return run
 

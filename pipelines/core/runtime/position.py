@@ -41,6 +41,16 @@ def counter_values(spec: PipelineSpec, values: Mapping[str, Any]) -> dict[str, i
     return {c.field: c.value(values) for c in spec.counters}
 
 
+def counting_values(spec: PipelineSpec, position: ThreadPosition) -> Mapping[str, Any]:
+    """The values every view reads a workflow's counters from (the panel, the graph's loop edges, the step records,
+    the exports): the thread's state, and where a counter lives in a subgraph the run stands in (a plan's
+    revisions while it waits for approval), that subgraph's. One source, so no two views disagree."""
+    values = position.snapshot().values or {}
+    if any(c.field not in values or (c.limit_field and c.limit_field not in values) for c in spec.counters):
+        values = {**position.nested_values(), **values}
+    return values
+
+
 class ThreadPosition:
     """Where one thread stands: its run-store row (read once, then kept current by whoever writes it), its
     cursor (a checkpoint rewound to, or None for the head), and the state snapshot there, read at most once per
@@ -139,15 +149,29 @@ class ThreadPosition:
             return "failed"
         return "ready" if snap.next else "completed"
 
-    def update_thread(self, **values: Any) -> None:
-        """Write the thread row and read it back (its other fields may have changed elsewhere)."""
-        self.runs.update_thread(self.thread_id, **values)
+    def update_thread(self, *, moved: bool = False, **values: Any) -> None:
+        """Write the thread row and read it back (its other fields may have changed elsewhere); `moved`: the run
+        itself moved (a rewind), its version goes up."""
+        self.runs.update_thread(self.thread_id, moved=moved, **values)
         self._thread = self.runs.get_thread(self.thread_id)
 
-    def written(self, **values: Any) -> None:
-        """Fields of the thread row that were just written along with something else (a step record)."""
-        if self._thread is not None and values:
+    @property
+    def version(self) -> int:
+        """The thread's version as this position knows it: what a claim to move the thread compares against."""
+        return self._thread.version if self._thread else 0
+
+    def written(self, *, moved: bool = False, **values: Any) -> None:
+        """Fields of the thread row that were just written along with something else (a step record, which moves
+        the run: its version went up by one)."""
+        if self._thread is not None and (values or moved):
+            if moved:
+                values["version"] = self._thread.version + 1
             self._thread = replace(self._thread, **values)
+
+    def reread(self) -> None:
+        """Read the thread row and the state afresh (taken over from a holder that may have died mid-step)."""
+        self._thread = self.runs.get_thread(self.thread_id)
+        self._snapshot = None
 
 
 @dataclass(frozen=True)

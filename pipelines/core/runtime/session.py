@@ -7,7 +7,8 @@ studio that opens it only the StudioServices protocol, so this module never impo
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, Literal
 
 from langgraph.types import Command, StateSnapshot
@@ -15,8 +16,9 @@ from pydantic import ValidationError
 
 from pipelines.core.errors import InvalidInput, StaleAnswer, format_validation_error
 from pipelines.core.models.gateway import ModelGateway
+from pipelines.core.runtime.claims import ThreadClaim, claim_thread
 from pipelines.core.runtime.outcomes import CheckpointInfo, PendingInterrupt, SessionStatus, StepOutcome
-from pipelines.core.runtime.position import SessionScope, StudioServices, ThreadPosition
+from pipelines.core.runtime.position import SessionScope, StudioServices, ThreadPosition, counting_values
 from pipelines.core.runtime.stepping import SubgraphStepping
 from pipelines.core.runtime.super_step import StepRunner
 from pipelines.core.runtime.time_travel import TimeTravel
@@ -48,6 +50,41 @@ class Session:
         self.subgraphs = SubgraphStepping(self.scope)
         self.runner = StepRunner(self.scope, self.subgraphs, self.gateway, self.context, self.callbacks)
         self.time_travel = TimeTravel(self.scope)
+        self._claim: ThreadClaim | None = None  # held while this session moves the thread
+
+    # one writer per thread ----------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """The thread's version this session last saw: what it claims the thread from."""
+        return self.position.version
+
+    def claim(self, action: str, expected_version: int | None = None) -> ThreadClaim:
+        """Claim the thread from `expected_version` (default: the version this session saw) to hand to a worker
+        that moves it (`adopt`); RunBusy or RunMovedOn when someone else holds or moved it. The caller releases it."""
+        claim = claim_thread(self.studio.runs, self.thread_id,
+                             self.version if expected_version is None else expected_version, action,
+                             self.settings.run_lease_s)
+        if claim.took_over:
+            self.position.reread()
+        return claim
+
+    def adopt(self, claim: ThreadClaim) -> None:
+        """Move the thread under a claim taken for this session elsewhere (a page hands it to its worker)."""
+        self._claim = claim
+
+    @contextmanager
+    def claimed(self, action: str, expected_version: int | None = None) -> Iterator[ThreadClaim]:
+        """Hold the thread for the block: the claim this session already holds, or a new one given back after."""
+        if self._claim is not None and not self._claim.released:
+            yield self._claim
+            return
+        claim = self.claim(action, expected_version)
+        self._claim = claim
+        try:
+            yield claim
+        finally:
+            self._claim = None
+            claim.release()
 
     @property
     def breakpoints(self) -> set[str]:
@@ -94,9 +131,8 @@ class Session:
         return pending
 
     def counters(self) -> dict[str, dict[str, Any]]:
-        values = self.values()
-        if any(c.field not in values for c in self.spec.counters):  # a counter of a subgraph the run is inside
-            values = {**self.position.nested_values(), **values}
+        """Each counter's label, value and limit, and its problem if it has one (see position.counting_values)."""
+        values = counting_values(self.spec, self.position)
         counters = {c.field: {"label": c.label, "value": c.value(values), "limit": c.limit_for(values)}
                     for c in self.spec.counters}
         for counter in self.spec.counters:  # said only when there is one, for the views to show it
@@ -106,22 +142,30 @@ class Session:
 
     # driving -----------------------------------------------------------------------------------
     def start(self, initial_state: Mapping[str, Any]) -> StepOutcome:
-        if self.status() != "new":
-            raise InvalidInput(f"thread {self.thread_id} has already started")
-        return self.runner.execute(dict(initial_state))
+        with self.claimed("start"):
+            if self.status() != "new":
+                raise InvalidInput(f"thread {self.thread_id} has already started")
+            return self.runner.execute(dict(initial_state))
 
-    def step(self) -> StepOutcome:
-        status = self.status()
-        if status == "new":
-            raise InvalidInput("the run has no input yet; start it first")
-        if status == "waiting":
-            raise InvalidInput("the run is waiting for an answer to an interrupt; resume it with a value")
-        if status == "completed":
-            return StepOutcome(record=None, status="completed")
-        return self.runner.execute(None)
+    def step(self, expected_version: int | None = None) -> StepOutcome:
+        """One super-step, if the thread still stands at `expected_version` (default: where this session saw it)
+        and nobody else is moving it (RunBusy, RunMovedOn: nothing runs)."""
+        with self.claimed("a step", expected_version):
+            status = self.status()
+            if status == "new":
+                raise InvalidInput("the run has no input yet; start it first")
+            if status == "waiting":
+                raise InvalidInput("the run is waiting for an answer to an interrupt; resume it with a value")
+            if status == "completed":
+                return StepOutcome(record=None, status="completed")
+            return self.runner.execute(None)
 
     def resume(self, value: Any, interrupt_id: str | None = None) -> StepOutcome:
         """Answer the pending interrupt. An invalid value raises InvalidInput and changes nothing."""
+        with self.claimed("an answer"):
+            return self._resume(value, interrupt_id)
+
+    def _resume(self, value: Any, interrupt_id: str | None) -> StepOutcome:
         pending = self.pending_interrupts()
         if interrupt_id is not None and not any(p.id == interrupt_id for p in pending):
             raise StaleAnswer("the run has moved on since this question was shown (answered from another tab, or "
@@ -140,15 +184,17 @@ class Session:
 
     def run(self, until: Literal["interrupt", "end"] = "end", stop: threading.Event | None = None,
             on_step: Callable[[StepOutcome], None] | None = None, max_steps: int = 1000,
-            on_custom: Callable[[Any], None] | None = None) -> list[StepOutcome]:
+            on_custom: Callable[[Any], None] | None = None, expected_version: int | None = None) -> list[StepOutcome]:
         """Step until the end, an interrupt() waiting for input, a failure, Stop, or (for "interrupt")
         a breakpoint. Stop is honoured between steps; a failed run starts by retrying the failed step.
-        `on_custom` receives what nodes stream themselves (a model's tokens) as it comes."""
-        self.runner.on_custom = on_custom
-        try:
-            return self._run(until, stop, on_step, max_steps)
-        finally:
-            self.runner.on_custom = None
+        `on_custom` receives what nodes stream themselves (a model's tokens) as it comes. The thread is claimed
+        once for the whole run (see `step`)."""
+        with self.claimed(f"a run to the {until}", expected_version):
+            self.runner.on_custom = on_custom
+            try:
+                return self._run(until, stop, on_step, max_steps)
+            finally:
+                self.runner.on_custom = None
 
     def _run(self, until: Literal["interrupt", "end"], stop: threading.Event | None,
              on_step: Callable[[StepOutcome], None] | None, max_steps: int) -> list[StepOutcome]:
@@ -184,15 +230,19 @@ class Session:
         """The step that wrote a checkpoint (its diff and tasks); None for one written outside Stepwise."""
         return self.time_travel.record_at(checkpoint_id)
 
-    def rewind(self, checkpoint_id: str) -> None:
+    def rewind(self, checkpoint_id: str, expected_version: int | None = None) -> None:
         """Move the cursor to an earlier checkpoint; the next step continues (forks) from there."""
-        self.time_travel.rewind(checkpoint_id)
+        with self.claimed("a rewind", expected_version):
+            self.time_travel.rewind(checkpoint_id)
 
-    def fork(self, checkpoint_id: str, edits: Mapping[str, Any], as_node: str | None) -> StepOutcome:
+    def fork(self, checkpoint_id: str, edits: Mapping[str, Any], as_node: str | None,
+             expected_version: int | None = None) -> StepOutcome:
         """A new branch from a checkpoint with some fields edited, as if `as_node` had written them."""
-        return self.time_travel.fork(checkpoint_id, edits, as_node)
+        with self.claimed("a fork", expected_version):
+            return self.time_travel.fork(checkpoint_id, edits, as_node)
 
     def edit_state(self, values: Mapping[str, Any], as_node: str | None = None,
-                   shown: Mapping[str, Any] | None = None) -> StepOutcome:
+                   shown: Mapping[str, Any] | None = None, expected_version: int | None = None) -> StepOutcome:
         """Fork from the current position with these values, as if `as_node` had written them."""
-        return self.time_travel.edit_state(values, as_node=as_node, shown=shown)
+        with self.claimed("an edit", expected_version):
+            return self.time_travel.edit_state(values, as_node=as_node, shown=shown)

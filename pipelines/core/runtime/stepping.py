@@ -102,7 +102,7 @@ class SubgraphStepping:
             changes=changes, tasks=tasks)
         status = position.status()
         self.scope.runs.save_step(record, {"status": status})
-        position.written(status=status)
+        position.written(moved=True, status=status)
         return StepOutcome(record=record, status=status, next=self.next_after_step())
 
     def next_after_step(self) -> tuple[str, ...]:

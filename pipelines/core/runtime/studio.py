@@ -10,7 +10,7 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 
 from pipelines.core.jsonable import to_jsonable
-from pipelines.core.storage.checkpoints import CheckpointStore, open_checkpointer
+from pipelines.core.storage.checkpoints import CheckpointStore, CheckpointStoreError, open_checkpointer
 from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.errors import InvalidInput
 from pipelines.core.spec import PipelineSpec
@@ -37,7 +37,9 @@ class Studio:
     @classmethod
     def from_settings(cls, settings: Settings) -> Studio:
         settings.data_path.mkdir(parents=True, exist_ok=True)
-        return cls(open_checkpointer(settings.effective_checkpoint_url), RunStore(settings.effective_db_url))
+        wait = settings.storage_wait_s
+        return cls(open_checkpointer(settings.effective_checkpoint_url, busy_timeout_s=wait),
+                   RunStore(settings.effective_db_url, busy_timeout_s=wait))
 
     @classmethod
     def in_memory(cls, db_url: str = "sqlite://") -> Studio:
@@ -79,19 +81,26 @@ class Studio:
 
     def new_session(self, spec: PipelineSpec, raw_input: Mapping[str, Any], settings: Settings, *,
                     scenario: str | None = None, title: str | None = None, breakpoints: Iterable[str] = (),
-                    gateway: ModelGateway | None = None, thread_id: str | None = None) -> Session:
-        """Validate the input, create the thread and write the input as its first step."""
+                    gateway: ModelGateway | None = None, thread_id: str | None = None, strict: bool = False) -> Session:
+        """Validate the input, create the thread and write the input as its first step. `strict` (a headless run):
+        an input the workflow could only partly use (spec.input_issue) is refused before anything is stored."""
         thread_id = thread_id or uuid.uuid4().hex
         if spec.admit_input is not None:
             raw_input = spec.admit_input(raw_input, thread_id, settings)
         initial = spec.make_input(raw_input, thread_id)  # raises InvalidInput before anything is stored
+        if strict and spec.input_issue is not None and (issue := spec.input_issue(initial)):
+            raise InvalidInput(f"invalid {spec.title} input: {issue}")
         if self.runs.get_thread(thread_id) is not None:
             raise InvalidInput(f"thread {thread_id} already exists")
         title = title or (spec.run_title(raw_input) if spec.run_title else None) or scenario or spec.title
         self.runs.create_thread(thread_id, spec.id, scenario, title[:120],
                                 settings.provider_label, raw_input=to_jsonable(dict(raw_input)))
         session = Session(self, spec, thread_id, settings, breakpoints=breakpoints, gateway=gateway)
-        session.start(initial)
+        try:
+            session.start(initial)
+        except CheckpointStoreError:  # the input could not be kept: leave no empty run behind
+            self.runs.delete_thread(thread_id)
+            raise
         return session
 
     def open_session(self, spec: PipelineSpec, thread_id: str, settings: Settings, *,

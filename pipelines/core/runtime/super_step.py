@@ -12,8 +12,9 @@ from langgraph.types import Command, PregelTask, StateSnapshot
 from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.runtime.async_steps import run_coroutine
 from pipelines.core.runtime.outcomes import StepOutcome
-from pipelines.core.runtime.position import SessionScope, checkpoint_id_of, counter_values
+from pipelines.core.runtime.position import SessionScope, checkpoint_id_of, counter_values, counting_values
 from pipelines.core.runtime.stepping import STEP_INTO_SUBGRAPHS, SubgraphStepping
+from pipelines.core.storage.checkpoints import CheckpointConnectionLost, as_checkpoint_failure
 from pipelines.core.trace.langsmith import flush_traces
 from pipelines.core.trace.records import INPUT_NODE, StepRecord, TaskRecord, diff_values
 
@@ -40,10 +41,21 @@ class StepRunner:
         self._written: dict[str, Any] | None = None
         # Where a node's own stream events (get_stream_writer: a model's tokens) go while a run is watched.
         self.on_custom: Callable[[Any], None] | None = None
+        self._checkpoint_url = getattr(getattr(studio, "checkpoints", None), "url", "of this studio")
 
     def execute(self, payload: Any) -> StepOutcome:
-        """Run one super-step and record it. The state before is the snapshot the position already holds
-        (read once if not), the state after one get_state: no per-checkpoint stream events are needed."""
+        """Run one super-step and record it. A checkpoint server that dropped its connection costs one more try of
+        the step (the pool gives the retry a fresh connection); a second failure, or a checkpoint file another
+        program holds locked, raises the storage error, and nothing is recorded."""
+        try:
+            return self._execute(payload)
+        except CheckpointConnectionLost:
+            self.scope.position.moved()  # read the thread afresh: the step's checkpoint was not written
+            return self._execute(payload)
+
+    def _execute(self, payload: Any) -> StepOutcome:
+        """One try of a super-step. The state before is the snapshot the position already holds (read once if
+        not), the state after one get_state: no per-checkpoint stream events are needed."""
         position = self.scope.position
         cursor = position.cursor
         is_input = payload is not None and not isinstance(payload, Command)
@@ -59,6 +71,9 @@ class StepRunner:
                 else:
                     task_records.append(self._task_record(namespace, data, perf, open_tasks))
         except Exception as exc:  # noqa: BLE001 - a failing node is a result to show, not a crash
+            failed_node = any(t.status == "failed" for t in task_records)
+            if not failed_node and (storage := as_checkpoint_failure(exc, self._checkpoint_url)) is not None:
+                raise storage from exc  # the checkpointer failed, not a node: no step to record
             error = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"[:500]
         duration_ms = (time.perf_counter() - t0) * 1000
         if self.callbacks:
@@ -92,13 +107,13 @@ class StepRunner:
             # Raw values compare with == (messages included), so only task updates need converting to JSON.
             changes=diff_values(before.values if before else {}, after.values) if completed else {},
             tasks=task_records, error=error or next((t.error for t in task_records if t.error), None),
-            counters=counter_values(self.scope.spec, after.values) if completed else {})
+            counters=counter_values(self.scope.spec, counting_values(self.scope.spec, position)) if completed else {})
         status = position.status()
         thread_updates: dict[str, Any] = {"status": status}
         if cursor:
             thread_updates["cursor_checkpoint_id"] = position.cursor
         self.scope.runs.save_step(record, thread_updates)  # the record and the thread row: one write
-        position.written(**thread_updates)
+        position.written(moved=True, **thread_updates)
         return StepOutcome(record=record, status=status, next=self.subgraphs.next_after_step(), error=record.error)
 
     def _stream_args(self, payload: Any, cursor: str | None) -> tuple[tuple, dict[str, Any]]:

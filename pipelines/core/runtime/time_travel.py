@@ -11,7 +11,7 @@ from typing import Any
 
 from pipelines.core.runtime.outcomes import CheckpointInfo, StepOutcome
 from pipelines.core.errors import InvalidInput
-from pipelines.core.runtime.position import SessionScope, checkpoint_id_of, counter_values
+from pipelines.core.runtime.position import SessionScope, checkpoint_id_of, counter_values, counting_values
 from pipelines.core.runtime.state_edit import as_state_update, validate_state_edits
 from pipelines.core.trace.records import StepRecord, TaskRecord, branch_records, diff_values
 
@@ -79,7 +79,7 @@ class TimeTravel:
         """Move the cursor to an earlier checkpoint; the next step continues (forks) from there."""
         self.state_at(checkpoint_id)  # raises for a checkpoint the thread does not have
         latest = checkpoint_id_of(self.graph.get_state(self.position.config()))
-        self.position.update_thread(cursor_checkpoint_id=None if checkpoint_id == latest else checkpoint_id)
+        self.position.update_thread(cursor_checkpoint_id=None if checkpoint_id == latest else checkpoint_id, moved=True)
         self.position.moved()
         self.position.update_thread(status=self.position.status())  # the run picker says where the run stands
 
@@ -96,7 +96,7 @@ class TimeTravel:
         try:
             return self.edit_state(validated, as_node=as_node, shown=edits)
         except Exception as exc:
-            self.position.update_thread(cursor_checkpoint_id=previous)  # the run stays where it stood
+            self.position.update_thread(cursor_checkpoint_id=previous, moved=True)  # the run stays where it stood
             self.position.moved()
             if isinstance(exc, InvalidInput):
                 raise
@@ -116,7 +116,6 @@ class TimeTravel:
         position.written(cursor_checkpoint_id=None)  # the new checkpoint is the head: read the state there
         after = position.snapshot()
         status = position.status()
-        position.update_thread(cursor_checkpoint_id=None, status=status)
         record = StepRecord(
             step_key=uuid.uuid4().hex, thread_id=self.scope.thread_id, step=int(after.metadata.get("step", 0)),
             status="completed", started_at=started, duration_ms=0.0, parent_checkpoint_id=from_id,
@@ -124,6 +123,7 @@ class TimeTravel:
             changes=diff_values(before.values, after.values),
             tasks=[TaskRecord(task_id="edit", node=f"edit:{as_node or 'state'}", started_at=started,
                               duration_ms=0.0, update=dict(shown if shown is not None else values))],
-            counters=counter_values(self.scope.spec, after.values))
-        self.scope.runs.save_step(record)
+            counters=counter_values(self.scope.spec, counting_values(self.scope.spec, position)))
+        self.scope.runs.save_step(record, {"status": status, "cursor_checkpoint_id": None})
+        position.written(moved=True, status=status, cursor_checkpoint_id=None)
         return StepOutcome(record=record, status=status, next=tuple(after.next))

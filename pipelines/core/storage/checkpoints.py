@@ -15,7 +15,43 @@ from pipelines.core.storage.sqlite_wal import shared_file_pragmas
 
 
 class CheckpointStoreError(RuntimeError):
-    """The checkpoint store cannot be opened; the message names the URL and the reason."""
+    """The checkpoint store cannot be opened or written; the message names the URL and the reason."""
+
+
+class StorageBusy(CheckpointStoreError):
+    """Another program holds the checkpoint file locked: nothing was written; waiting or closing it helps."""
+
+
+class CheckpointConnectionLost(CheckpointStoreError):
+    """The checkpoint server dropped the connection (a restart, an administrator): worth one more try."""
+
+
+def checkpoint_errors() -> tuple[type[BaseException], ...]:
+    """What the checkpointers' drivers raise (SQLite, psycopg and its pool): a page or the CLI turns them into
+    one line saying the storage failed, never a traceback."""
+    errors: list[type[BaseException]] = [sqlite3.Error]
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:  # PostgreSQL support not installed
+        return tuple(errors)
+    return (*errors, psycopg.Error, psycopg_pool.PoolTimeout)
+
+
+def as_checkpoint_failure(exc: BaseException, url: str) -> CheckpointStoreError | None:
+    """A driver's failure while a step wrote its checkpoint, as the storage error to report (None when `exc` is not
+    the checkpointer's). The message says what happened and what to do, in one line."""
+    if not isinstance(exc, checkpoint_errors()):
+        return None
+    where = redact_url(url)
+    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if isinstance(exc, sqlite3.OperationalError) and ("locked" in reason or "busy" in reason):
+        return StorageBusy(f"the checkpoint store {where} is busy: another program holds it locked ({reason}). "
+                           "Nothing was written: close the program that holds it (a database browser, a backup, "
+                           "another Stepwise on the same data directory) or wait, then try again")
+    if isinstance(exc, sqlite3.Error):
+        return CheckpointStoreError(f"the checkpoint store {where} failed: {reason}")
+    return CheckpointConnectionLost(f"the checkpoint server {where} failed: {type(exc).__name__}: {reason}")
 
 
 @dataclass
@@ -42,8 +78,9 @@ def _sqlite_path(url: str) -> Path:
     return Path(path)
 
 
-def open_checkpointer(url: str) -> CheckpointStore:
-    """Open the checkpointer a URL names: `memory`, `sqlite:///path/file.sqlite` or `postgresql://...`."""
+def open_checkpointer(url: str, busy_timeout_s: float = 30.0) -> CheckpointStore:
+    """Open the checkpointer a URL names: `memory`, `sqlite:///path/file.sqlite` or `postgresql://...`.
+    `busy_timeout_s`: how long a write waits for a SQLite file another program has locked."""
     if url in ("memory", "memory://", ":memory:"):
         return CheckpointStore(url="memory://", saver=InMemorySaver(), close=lambda: None)
     if url.startswith("sqlite:"):
@@ -54,8 +91,8 @@ def open_checkpointer(url: str) -> CheckpointStore:
             path.parent.mkdir(parents=True, exist_ok=True)
             # One connection shared by Streamlit's script threads; SqliteSaver serialises access with its lock.
             # WAL and a generous busy timeout: batch worker processes write to the same file.
-            conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-            shared_file_pragmas(conn)
+            conn = sqlite3.connect(str(path), check_same_thread=False, timeout=busy_timeout_s)
+            shared_file_pragmas(conn, busy_timeout_s)
             saver = SqliteSaver(conn)
             saver.setup()
         except (OSError, sqlite3.Error) as exc:
@@ -67,7 +104,10 @@ def open_checkpointer(url: str) -> CheckpointStore:
         from psycopg_pool import ConnectionPool
 
         conninfo = url.replace("postgresql+psycopg://", "postgresql://")
+        # `check`: a pooled connection the server dropped (a restart, pg_terminate_backend) is found dead when it is
+        # taken and replaced, instead of failing the step that took it.
         pool = ConnectionPool(conninfo, min_size=1, max_size=4, open=False, timeout=10,
+                              check=ConnectionPool.check_connection,
                               kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
         try:
             pool.open(wait=True, timeout=5)

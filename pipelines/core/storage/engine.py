@@ -7,13 +7,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import MetaData, create_engine, event
+from sqlalchemy import MetaData, Table, create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from pipelines.core.jsonable import to_jsonable
-from pipelines.core.storage.sqlite_wal import on_connect
+from pipelines.core.storage.sqlite_wal import waiting_on_connect
 
 CONNECT_TIMEOUT_S = 10
 CREATE_ATTEMPTS = 4
@@ -32,11 +32,11 @@ def driver_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, busy_timeout_s: float = 30.0) -> Engine:
     """An engine for a database URL.
 
     SQLite in memory: one shared connection, or each thread would see its own empty database. A SQLite file:
-    its folder is created, and every connection gets WAL and a 30 s busy timeout (processes share the file).
+    its folder is created, and every connection gets WAL and a busy timeout (30 s: processes share the file).
     MariaDB/MySQL: READ COMMITTED, since REPEATABLE READ takes gap locks on indexes that concurrent claims of a
     queue then deadlock on. Servers: a connect timeout unless the URL sets one. Always: pre-ping pooled
     connections, and JSON columns written with `dumps`."""
@@ -49,7 +49,7 @@ def make_engine(url: str) -> Engine:
                                  connect_args={"check_same_thread": False})
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, pool_pre_ping=True, json_serializer=dumps)
-        event.listen(engine, "connect", on_connect)
+        event.listen(engine, "connect", waiting_on_connect(busy_timeout_s))
         return engine
     options: dict[str, Any] = {}
     if backend in ("mysql", "mariadb"):
@@ -73,3 +73,25 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
             if not raced or attempt == CREATE_ATTEMPTS - 1:
                 raise
             time.sleep(0.1 * (attempt + 1))
+
+
+def add_missing_columns(engine: Engine, table: Table) -> list[str]:
+    """Add the columns a table created by an earlier Stepwise lacks (a nullable column, or one with a server
+    default), so its rows stay readable; returns their names. Processes migrating together: a column another one
+    just added is taken as added."""
+    stored = {c["name"] for c in inspect(engine).get_columns(table.name)}
+    added = []
+    for column in table.columns:
+        if column.name in stored:
+            continue
+        ddl = f"ALTER TABLE {table.name} ADD COLUMN {column.name} {column.type.compile(engine.dialect)}"
+        if column.server_default is not None:
+            ddl += f" DEFAULT {column.server_default.arg.text} NOT NULL"
+        try:
+            with engine.begin() as conn:
+                conn.execute(text(ddl))
+        except SQLAlchemyError:
+            if column.name not in {c["name"] for c in inspect(engine).get_columns(table.name)}:
+                raise
+        added.append(column.name)
+    return added

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, Column, Double, Integer, MetaData, String, Table, Text
+from sqlalchemy import JSON, Column, Double, Integer, MetaData, String, Table, Text, text
 
 metadata = MetaData()
 
@@ -21,6 +21,12 @@ threads = Table(
     Column("input", JSON),  # the raw input the run started from, so it can be reset or repeated
     Column("created_at", Double, nullable=False),
     Column("updated_at", Double, nullable=False),
+    # Who may move the run now (see run_claims): bumped by every step, answer, rewind and fork, and compared when a
+    # claim is taken; the claim itself, with its holder and the end of its lease.
+    Column("version", Integer, nullable=False, default=0, server_default=text("0")),
+    Column("claim_token", String(64)),
+    Column("claim_holder", String(200)),
+    Column("claim_expires_at", Double),
 )
 
 steps = Table(
@@ -71,3 +77,13 @@ class ThreadInfo:
     input: dict[str, Any] | None
     created_at: float
     updated_at: float
+    version: int = 0
+    claim_token: str | None = None
+    claim_holder: str | None = None
+    claim_expires_at: float | None = None
+
+    def claimed_by(self, now: float) -> str | None:
+        """Who holds the run now (their description), or None when nobody's claim is alive."""
+        if self.claim_token and (self.claim_expires_at or 0) > now:
+            return self.claim_holder or "another session"
+        return None

@@ -10,7 +10,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from pipelines.core.errors import InvalidInput
-from pipelines.core.storage.engine import create_tables, make_engine
+from pipelines.core.storage.engine import add_missing_columns, create_tables, make_engine
+from pipelines.core.storage.run_claims import ClaimGrant, release_claim, renew_claim, take_claim
 from pipelines.core.storage.run_summaries import ThreadSummary, summarize_threads
 from pipelines.core.storage.run_tables import ThreadInfo, metadata, steps, tasks, threads
 from pipelines.core.storage.sqlerrors import sql_errors_as
@@ -39,8 +40,12 @@ def clean_title(title: Any) -> str:
 
 _INSERT_STEP = insert(steps)
 _INSERT_TASK = insert(tasks)
-_UPDATE_THREAD = (update(threads).where(threads.c.thread_id == bindparam("tid"))
-                  .values(status=bindparam("status"), updated_at=bindparam("updated_at")))
+# A step moves its thread: the version goes up (claims from before it fail), with the status and, after a step from
+# a rewound cursor, the cursor; each statement built once, only its parameters change from step to step.
+_BUMP_THREAD = (update(threads).where(threads.c.thread_id == bindparam("tid"))
+                .values(updated_at=bindparam("updated_at"), version=threads.c.version + 1))
+_UPDATE_THREAD = _BUMP_THREAD.values(status=bindparam("status"))
+_UPDATE_THREAD_CURSOR = _UPDATE_THREAD.values(cursor_checkpoint_id=bindparam("cursor"))
 
 
 _guarded = sql_errors_as(RunStoreError, lambda runs: f"the run database {runs.engine_label(runs.url)}")
@@ -64,11 +69,12 @@ def _widen_mysql_floats(engine: Engine) -> None:
 class RunStore:
     """Persistence of threads (one per run) and their step and task records."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_timeout_s: float = 30.0) -> None:
         self.url = url
         try:
-            self.engine: Engine = make_engine(url)
+            self.engine: Engine = make_engine(url, busy_timeout_s)
             create_tables(self.engine, metadata)
+            add_missing_columns(self.engine, threads)  # a run database of an earlier Stepwise
             if self.engine.dialect.name in ("mysql", "mariadb"):
                 _widen_mysql_floats(self.engine)
         except (SQLAlchemyError, OSError) as exc:
@@ -109,11 +115,14 @@ class RunStore:
         return summarize_threads(self.engine, pipeline, status=status, search=search, limit=limit)
 
     @_guarded
-    def update_thread(self, thread_id: str, **values: Any) -> None:
-        """Update a thread's columns; a new `title` is validated first (InvalidInput), so nothing is lost."""
+    def update_thread(self, thread_id: str, *, moved: bool = False, **values: Any) -> None:
+        """Update a thread's columns; a new `title` is validated first (InvalidInput), so nothing is lost.
+        `moved`: the run itself moved (a rewind), so its version goes up and claims from before fail."""
         if "title" in values:
             values["title"] = clean_title(values["title"])
         values["updated_at"] = time.time()
+        if moved:
+            values["version"] = threads.c.version + 1
         with self.engine.begin() as conn:
             conn.execute(update(threads).where(threads.c.thread_id == thread_id).values(**values))
 
@@ -123,18 +132,36 @@ class RunStore:
             for table in (tasks, steps, threads):
                 conn.execute(delete(table).where(table.c.thread_id == thread_id))
 
+    # claims: one writer per thread (run_claims) -----------------------------------------------------------
+    @_guarded
+    def claim(self, thread_id: str, seen_version: int | None, holder: str, lease_s: float) -> ClaimGrant:
+        """Claim a thread that still stands at `seen_version`; RunBusy or RunMovedOn when it is not free."""
+        return take_claim(self.engine, thread_id, seen_version, holder, lease_s)
+
+    @_guarded
+    def renew_claim(self, thread_id: str, token: str, lease_s: float) -> bool:
+        return renew_claim(self.engine, thread_id, token, lease_s)
+
+    @_guarded
+    def release_claim(self, thread_id: str, token: str) -> None:
+        release_claim(self.engine, thread_id, token)
+
     # step records ------------------------------------------------------------------------------
     @_guarded
     def save_step(self, record: StepRecord, thread_updates: dict[str, Any] | None = None) -> None:
-        """Store a step and its tasks, and update its thread, in one transaction (on every step: the
-        statements are built once and only their parameters change)."""
+        """Store a step and its tasks, and update its thread (its version goes up: the run moved), in one
+        transaction (on every step: the statements are built once and only their parameters change)."""
+        thread_updates = thread_updates or {}
+        params = {"tid": record.thread_id, "updated_at": time.time()}
+        if "cursor_checkpoint_id" in thread_updates:
+            statement = _UPDATE_THREAD_CURSOR
+            params |= {"status": thread_updates.get("status"), "cursor": thread_updates["cursor_checkpoint_id"]}
+        elif "status" in thread_updates:
+            statement, params["status"] = _UPDATE_THREAD, thread_updates["status"]
+        else:
+            statement = _BUMP_THREAD
         with self.engine.begin() as conn:
-            if thread_updates:
-                conn.execute(_UPDATE_THREAD, {"tid": record.thread_id, "status": thread_updates.get("status"),
-                                              "updated_at": time.time()})
-                if "cursor_checkpoint_id" in thread_updates:
-                    conn.execute(update(threads).where(threads.c.thread_id == record.thread_id)
-                                 .values(cursor_checkpoint_id=thread_updates["cursor_checkpoint_id"]))
+            conn.execute(statement, params)
             conn.execute(_INSERT_STEP, {
                 "step_key": record.step_key, "thread_id": record.thread_id, "step": record.step,
                 "status": record.status, "started_at": record.started_at, "duration_ms": record.duration_ms,

@@ -9,14 +9,14 @@ from typing import Any
 WAL_ATTEMPTS, WAL_PAUSE_S = 100, 0.05
 
 
-def shared_file_pragmas(conn: Any) -> None:
-    """On a DB-API connection: wait on locks for 30 s, write-ahead log, normal sync.
+def shared_file_pragmas(conn: Any, busy_timeout_s: float = 30.0) -> None:
+    """On a DB-API connection: wait on locks (30 s unless told), write-ahead log, normal sync.
 
     Switching a new file to WAL takes an exclusive lock and ignores the busy timeout, so processes that open
     a fresh file together may be told "database is locked": they try again instead of failing."""
     cursor = conn.cursor()
     try:
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
         for attempt in range(WAL_ATTEMPTS):
             try:
                 cursor.execute("PRAGMA journal_mode=WAL")
@@ -33,3 +33,8 @@ def shared_file_pragmas(conn: Any) -> None:
 def on_connect(dbapi_conn: Any, _record: Any) -> None:
     """The same, as a SQLAlchemy "connect" event listener."""
     shared_file_pragmas(dbapi_conn)
+
+
+def waiting_on_connect(busy_timeout_s: float):
+    """The same listener, waiting `busy_timeout_s` seconds on a lock."""
+    return lambda dbapi_conn, _record: shared_file_pragmas(dbapi_conn, busy_timeout_s)

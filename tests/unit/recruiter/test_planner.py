@@ -212,3 +212,17 @@ def test_the_revision_counter_is_shown_against_its_setting_and_stops_modificatio
     assert session.counters()["plan_revisions"]["value"] == 3
     assert "the limit: approve or cancel it as it is" in said(recruiting, "rv")
     assert "top 2" in str(session.pending_interrupts()[0].value["plan"])
+
+
+def test_the_revision_counter_reads_the_same_in_the_panel_the_graph_the_records_and_the_finished_run(turn):
+    from dashboard.studio.graph_view import counter_labels
+
+    session = turn("Send outreach emails to the top 5 candidates for J001", session_id="one")
+    answer(session, PLAN_APPROVAL, {"action": "modify", "instruction": "only 4 candidates"})
+    edge = ("planner:approve_plan", "planner:validate_plan")
+    assert session.counters()["plan_revisions"]["value"] == 1
+    assert counter_labels(session.spec.counters, session.counters())[edge] == "plan_revisions 1/3"
+    answer(session, PLAN_APPROVAL, {"action": "cancel"})
+    assert session.status() == "completed"
+    assert session.counters()["plan_revisions"] == {"label": "Plan revisions (modify rounds)", "value": 1, "limit": 3}
+    assert session.records()[-1].counters["plan_revisions"] == 1  # the step records count it too

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 from pipelines.core.guardrails.input_validator import MAX_CHARS, guard_lines, guard_record, validate_input_text
 from pipelines.core.guardrails.pii import PiiVault
@@ -59,11 +58,10 @@ def test_the_default_limit_allows_64k_characters():
     assert validate_input_text(text + "x").verdict == "block"
 
 
-def test_a_64k_contact_list_stays_fast_and_fully_masked():
+def test_a_64k_contact_list_is_fully_masked():
+    # How fast: tests/bench/bench_recruiter.py (p50/p95 at 1 KB and 64 KB); here only what it does.
     text = ", ".join(f"139{i:08d}" for i in range(5000))[:MAX_CHARS]
-    start = time.perf_counter()
     verdict = validate_input_text(text)
-    assert time.perf_counter() - start < 3  # a loose guard against a quadratic slip, not a benchmark
     assert verdict.verdict == "redact" and not re.search(r"\d{7}", verdict.redacted)
 
 

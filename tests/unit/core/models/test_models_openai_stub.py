@@ -1,7 +1,5 @@
 """The OpenAI-compatible provider against a local stub server: valid, malformed, slow and HTTP 500 answers."""
 
-import time
-
 import pytest
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
@@ -46,14 +44,30 @@ def test_malformed_answer_is_retried_then_parsed():
     assert len(stub.requests) == 3
 
 
-def test_slow_answer_times_out_with_a_clear_message():
-    with OpenAIStub([("slow", 3.0)]) as stub:
-        gw = stub_gateway(stub, timeout_s=0.3, max_retries=1)
-        started = time.perf_counter()
-        with pytest.raises(ModelCallError, match="timed out"):
+def test_a_hanging_provider_costs_one_time_budget_for_the_whole_call():
+    with OpenAIStub([("hold", None)]) as stub:  # never answers while the test runs
+        gw = stub_gateway(stub, timeout_s=0.5, max_retries=2)
+        with pytest.raises(ModelCallError, match="within the call's 0.5 s budget"):
             gw.structured("goal", GoalVerdict, MESSAGES, offline=lambda: None)
-        assert time.perf_counter() - started < 2.5  # two attempts of 0.3 s, not the server's 3 s each
+        assert len(stub.requests) == 1  # no retry: the budget was spent, not one timeout per attempt
+    assert gw.ledger.all()[0].attempts == 1
+
+
+def test_an_attempt_that_failed_fast_leaves_the_rest_of_the_budget_to_the_next():
+    with OpenAIStub([("error", 500), ("hold", None)]) as stub:
+        gw = stub_gateway(stub, timeout_s=1.0, max_retries=5)
+        with pytest.raises(ModelCallError, match="budget"):
+            gw.structured("goal", GoalVerdict, MESSAGES, offline=lambda: None)
+        assert len(stub.requests) == 2
     assert gw.ledger.all()[0].attempts == 2
+
+
+def test_a_reply_that_is_not_json_is_reported_as_malformed():
+    with OpenAIStub([("garbage", b"\xff\xfe<html>not json")]) as stub:
+        gw = stub_gateway(stub, max_retries=0)
+        with pytest.raises(ModelCallError, match="malformed response from the provider") as caught:
+            gw.structured("goal", GoalVerdict, MESSAGES, offline=lambda: None)
+    assert "UnicodeDecodeError" not in str(caught.value).split("(not JSON")[0]
 
 
 def test_http_500_is_retried_and_reported():

@@ -38,6 +38,7 @@ def test_career_navigator_shape_and_counter_labels(settings):
     nodes, edges = graph_shape(studio.compiled(spec))
     assert {"coordinator", "planner", "supervisor", "user_profiler", "collect_feedback", "confirm_plan"} <= set(nodes)
     assert ("collect_feedback", "supervisor", True) in edges and ("supervisor", "job_analyzer", False) in edges
-    labels = counter_labels(spec.counters, {"iteration_count": 2, "max_iterations": 3})
+    labels = counter_labels(spec.counters, {"iteration_count": {"value": 2, "limit": 3},
+                                            "plan_revision_count": {"value": 0, "limit": 3}})
     assert labels[("collect_feedback", "supervisor")] == "iteration_count 2/3"
     assert labels[("confirm_plan", "goal_decomposer")] == "plan_revision_count 0/3"

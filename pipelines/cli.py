@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -245,6 +246,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The connection pool logs each failed connection attempt; the CLI says what failed once, in its error line.
+    logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
     args = parser().parse_args(argv)
     try:
         return args.func(args)

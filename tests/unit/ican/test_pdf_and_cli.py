@@ -70,3 +70,22 @@ def test_cli_rejects_pdf_for_a_workflow_without_one(tmp_path, capsys):
     code = main(["run", "career_navigator", "--scenario", "clear_goal", "--pdf", str(tmp_path / "x.pdf"),
                  "--data-dir", str(tmp_path / "d")])
     assert code == 1 and "has no PDF report" in capsys.readouterr().err
+
+
+def test_a_headless_run_whose_resume_file_cannot_be_used_stops_with_the_reason(tmp_path, capsys):
+    not_a_resume = tmp_path / "shopping.txt"
+    not_a_resume.write_text("eggs\nmilk\nbread\n", encoding="utf-8")
+    unreadable = tmp_path / "locked.pdf"
+    unreadable.write_bytes(b"%PDF-1.4 broken")
+    for path, reason in [(tmp_path / "missing.pdf", "missing.pdf: no such file"),
+                         (not_a_resume, "shopping.txt does not look like a resume"),
+                         (unreadable, "locked.pdf")]:
+        source = tmp_path / "in.json"
+        source.write_text(json.dumps({"raw_input": "I want to change careers", "resume_file": str(path)}))
+        code = main(["run", "ican", "--input", str(source), "--data-dir", str(tmp_path / "d")])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 1 and len(err) == 1, err
+        assert err[0].startswith("error: invalid iCan career guidance input: the resume was not used: ") and reason in err[0]
+        assert "goes on without" not in err[0]
+    from pipelines.core.storage.runstore import RunStore
+    assert RunStore(f"sqlite:///{tmp_path}/d/stepwise.sqlite").list_threads() == []  # nothing was started

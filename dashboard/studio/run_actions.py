@@ -11,7 +11,7 @@ from dashboard.navigation import workflow_page
 from dashboard.state_keys import FLASH, THREAD_PARAM
 from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import built_workflows
-from pipelines.core.errors import InvalidInput
+from pipelines.core.errors import InvalidInput, RunBusy
 from pipelines.core.storage.run_summaries import ThreadSummary
 from pipelines.core.storage.runstore import TITLE_MAX_CHARS
 from pipelines.core.runtime.studio import Studio
@@ -89,8 +89,12 @@ def _confirm_delete(summary: ThreadSummary, studio: Studio) -> None:
                icon=":material/warning:")
     yes, no = st.columns(2)
     if yes.button(f"Yes, delete “{title}”", key="runs_delete_confirm", type="primary", icon=":material/delete:"):
-        deleted = studio.delete_run(summary.thread_id)
         st.session_state.pop(CONFIRM_DELETE, None)
+        try:
+            deleted = studio.delete_run(summary.thread_id)
+        except RunBusy as exc:
+            st.session_state[FLASH] = ("warning", f"Not deleted: {exc}.")
+            st.rerun()
         st.session_state[FLASH] = ("success", f"Deleted “{title}” ({workflow_title(summary.pipeline)}, thread "
                                               f"{summary.thread_id}): its {summary.steps} step record(s) and "
                                               f"all its checkpoints." if deleted else

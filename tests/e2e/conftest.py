@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -80,6 +81,9 @@ def browser_page(chromium_path):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium_path), args=LAUNCH_ARGS)
         page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        # Waits are on conditions; the limit only says when a page that never gets there has failed (a busy
+        # 2-core machine can take a while).
+        page.context.set_default_timeout(120_000)
         yield page
         browser.close()
 
@@ -87,3 +91,77 @@ def browser_page(chromium_path):
 def pytest_terminal_summary(terminalreporter):
     for reason in dict.fromkeys(_skipped):
         terminalreporter.write_line(f"NOTE: {reason}", yellow=True, bold=True)
+
+
+# Streamlit's app root says whether a script run is going on (data-test-script-state); elements of the previous run
+# are marked stale while the next one draws. A counter of run starts, kept by an observer in the page, tells that
+# the rerun an action asked for has begun, so no wait depends on how fast the machine is.
+_WATCH_RUNS = """() => {
+  if (window.__stepwiseRuns !== undefined) return;
+  window.__stepwiseRuns = 0;
+  const watch = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app) { setTimeout(watch, 20); return; }
+    new MutationObserver(() => { if (app.dataset.testScriptState !== 'notRunning') window.__stepwiseRuns++; })
+      .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  };
+  watch();
+}"""
+_IDLE = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.dataset.testScriptState === 'notRunning' && !document.querySelector('[data-stale="true"]');
+}"""
+_RUN_OVER = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.dataset.testScriptState === 'notRunning' && !document.querySelector('[data-stale="true"]')
+    && !document.body.innerText.includes('running in the background');
+}"""
+RERUN_START_S = 10  # an action that asked for a rerun sees it begin within this (at once, on a quiet machine)
+
+
+def runs_started(page) -> int:
+    """How many script runs the page has seen begin (watching from the first call on this document)."""
+    page.evaluate(_WATCH_RUNS)
+    return page.evaluate("() => window.__stepwiseRuns")
+
+
+def settle(page, since: int | None = None, timeout_ms: int = 180_000) -> None:
+    """Wait until the page is idle (no script run, no stale element), then check it drew no exception box.
+    `since`: the run count before an action; the wait first sees that action's rerun begin."""
+    if since is not None:
+        with contextlib.suppress(Exception):  # an action that asks for no rerun (a tab, a download)
+            page.wait_for_function(f"() => window.__stepwiseRuns > {since}", timeout=RERUN_START_S * 1000)
+    page.wait_for_function(_IDLE, timeout=timeout_ms)
+    exceptions = page.locator("[data-testid='stException']").all_inner_texts()
+    assert not exceptions, exceptions
+
+
+def click(page, name: str, timeout_ms: int = 300_000) -> None:
+    """Click the button labelled `name` (a material icon's name may come first in its accessible name), wait for the
+    rerun it asks for to end and, when it started a background run (Run to end, a chat's Send), for that run to end
+    and the page to draw where it stopped."""
+    before = runs_started(page)
+    page.get_by_role("button", name=re.compile(rf"(^|\s){re.escape(name)}$")).click()
+    settle(page, before)
+    page.wait_for_function(_RUN_OVER, timeout=timeout_ms)
+    settle(page)
+
+
+def act(page, action) -> None:
+    """Do `action()` (a fill, a selection, a tab) and wait for the rerun it may ask for to end."""
+    before = runs_started(page)
+    action()
+    settle(page, before)
+
+
+def open_page(page, url: str | None = None) -> None:
+    """Go to a page (without a URL: reload it) and wait until its first run has drawn it."""
+    page.goto(url) if url else page.reload()
+    page.wait_for_function(_IDLE, timeout=180_000)
+    settle(page)
+
+
+def wait_for_text(page, text: str, timeout_ms: int = 120_000) -> None:
+    """Wait until `text` is shown (after the rerun that draws it), then until the page is idle."""
+    page.get_by_text(text, exact=False).first.wait_for(state="visible", timeout=timeout_ms)
+    settle(page)

@@ -6,8 +6,7 @@ import time
 import pytest
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS
-from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.conftest import SHOTS, act, click, open_page, settle
 
 pytestmark = pytest.mark.browser
 
@@ -20,27 +19,23 @@ java.lang.OutOfMemoryError: Java heap space
 def test_paste_step_through_and_export_a_diagnosis(server, browser_page, tmp_path):
     page = browser_page
     page.set_viewport_size({"width": 1500, "height": 2600})  # Streamlit scrolls inside the page: see it all
-    page.goto(f"{server}/flink_queue")
-    settle(page, 1.5)
+    open_page(page, f"{server}/flink_queue")
     page.get_by_label("Job ID", exact=True).fill("sessionize-prod")
     page.get_by_label("Stack trace or log excerpt").fill(TRACE)
     click(page, "Add and step through ▶")
     page.wait_for_url("**/flink_diagnosis?thread=*", timeout=30000)
-    settle(page, 1.0)
+    settle(page)
     page.screenshot(path=str(SHOTS / "flink_01_started.png"), full_page=True)
     click(page, "Step")  # collect: the exception is claimed
     click(page, "Step")  # retrieve
-    page.get_by_role("tab", name="Retrieved context").click()
-    settle(page)
+    act(page, lambda: page.get_by_role("tab", name="Retrieved context").click())
     page.get_by_text("Similar cases", exact=True).first.wait_for()  # drawn by the rerun the click starts
     click(page, "Run to end")
-    page.get_by_role("tab", name="Diagnosis").click()
-    settle(page)
+    act(page, lambda: page.get_by_role("tab", name="Diagnosis").click())
     page.get_by_text("Heap out of memory").first.wait_for()
     page.screenshot(path=str(SHOTS / "flink_02_diagnosis.png"), full_page=True)
 
-    page.goto(f"{server}/flink_results")
-    settle(page, 1.5)
+    open_page(page, f"{server}/flink_results")
     page.locator("[data-testid='stDataFrame']").first.wait_for()
     page.screenshot(path=str(SHOTS / "flink_03_results.png"), full_page=True)
     click(page, "Build the PDF report of 1 exceptions")

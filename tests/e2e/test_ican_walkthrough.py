@@ -3,8 +3,7 @@
 import pytest
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS
-from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.conftest import SHOTS, act, click, open_page, settle
 from tests.support.resume_files import RESUME_EN, make_docx
 from tests.unit.ican.conftest import ican_scenario
 
@@ -14,17 +13,15 @@ pytestmark = pytest.mark.browser
 def run_session(page, server, scenario: str, tmp_path, resume: tuple[str, bytes] | None = None) -> str:
     data = ican_scenario(scenario)
     page.set_viewport_size({"width": 1500, "height": 2600})  # Streamlit scrolls inside the page: see it all
-    page.goto(f"{server}/ican")
-    settle(page, 1.5)
+    open_page(page, f"{server}/ican")
     page.get_by_label("The client's first message").fill(data["input"]["raw_input"])
     if resume:
         path = tmp_path / resume[0]
         path.write_bytes(resume[1])
-        page.locator("input[type='file']").first.set_input_files(str(path))
-        settle(page)
+        act(page, lambda: page.locator("input[type='file']").first.set_input_files(str(path)))
     click(page, "Start the session")
     page.wait_for_url("**/ican?thread=*", timeout=30000)
-    settle(page, 1.0)
+    settle(page)
     page.screenshot(path=str(SHOTS / f"ican_{scenario}_01_greeting.png"), full_page=True)
     for answer in data["answers"]:  # the guide may have enough before the answers run out
         settle(page)
@@ -34,8 +31,7 @@ def run_session(page, server, scenario: str, tmp_path, resume: tuple[str, bytes]
         click(page, "Send to the guide")
     page.screenshot(path=str(SHOTS / f"ican_{scenario}_02_chat.png"), full_page=True)
     assert page.get_by_text("100 % — Done").first.is_visible()
-    page.get_by_role("tab", name="Results").click()
-    settle(page, 1.0)
+    act(page, lambda: page.get_by_role("tab", name="Results").click())
     page.screenshot(path=str(SHOTS / f"ican_{scenario}_03_results.png"), full_page=True)
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the PDF report").click()

@@ -5,8 +5,7 @@ shown in the chat after."""
 
 import pytest
 
-from tests.e2e.conftest import SHOTS
-from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.conftest import SHOTS, act, click, settle
 from tests.e2e.test_recruiter_walkthrough import chat_text, send_first
 
 pytestmark = pytest.mark.browser
@@ -20,7 +19,7 @@ def card(page, kind: str):
 
 def wait_for_card(page, kind: str, timeout_ms: int = 90000) -> None:
     card(page, kind).first.wait_for(state="visible", timeout=timeout_ms)
-    settle(page, 1.0)
+    settle(page)
 
 
 def test_a_job_launch_is_approved_and_some_edited_drafts_go_out(server, browser_page):
@@ -38,26 +37,23 @@ def test_a_job_launch_is_approved_and_some_edited_drafts_go_out(server, browser_
     boxes = review.locator("[data-testid='stCheckbox']")
     assert boxes.count() >= 3 and "Emails left today" in review.inner_text()
     for i in range(2, boxes.count()):
-        boxes.nth(i).locator("label").click()
-        settle(page, 0.4)
+        act(page, lambda i=i: boxes.nth(i).locator("label").click())
     subject = review.get_by_label("Subject").first
     subject.fill("A role for you at J001")
-    subject.press("Tab")
-    settle(page, 1.0)
+    act(page, lambda: subject.press("Tab"))
     assert "Edited: subject" in card(page, "final_approval").inner_text()
     page.screenshot(path=str(SHOTS / "recruiter_plan_02_review.png"), full_page=True)
 
     click(page, "Send 2 selected")
     page.get_by_text("not sent: no SMTP server", exact=False).first.wait_for(timeout=90000)
-    settle(page, 1.0)
+    settle(page)
     assert "not sent: no SMTP server" in chat_text(page)
     assert card(page, "final_approval").count() == 0
     page.screenshot(path=str(SHOTS / "recruiter_plan_03_sent.png"), full_page=True)
 
     # The studio below: the fan-out's ten drafting tasks counted in Metrics (one node run per candidate).
     for tab in ("Changes", "Metrics"):
-        page.get_by_role("tab", name=tab).click()
-        settle(page, 1.5)
+        act(page, lambda tab=tab: page.get_by_role("tab", name=tab).click())
         page.screenshot(path=str(SHOTS / f"recruiter_plan_06_{tab.lower()}.png"), full_page=True)
     assert "Node runs" in page.locator("body").inner_text()
 
@@ -71,19 +67,18 @@ def test_a_plan_is_modified_with_the_diff_previewed_then_cancelled(server, brows
     assert editor.locator("[data-testid='stDataFrame']").count() >= 2  # the steps table and the step editor
     box = editor.get_by_label("Instruction (optional)")
     box.fill("only 3 candidates")
-    box.press("Tab")
-    settle(page, 1.5)
+    act(page, lambda: box.press("Tab"))
     preview = editor.locator("[data-testid='stCode']").inner_text()
     assert "top 3" in preview
     page.screenshot(path=str(SHOTS / "recruiter_plan_04_diff_preview.png"), full_page=True)
 
     click(page, "Submit changes")
     page.get_by_text("1 of 3", exact=True).first.wait_for(timeout=90000)
-    settle(page, 1.0)
+    settle(page)
     assert "Changes:" in chat_text(page) and "top 3" in chat_text(page)
     page.screenshot(path=str(SHOTS / "recruiter_plan_05_modified.png"), full_page=True)
 
     click(page, "Cancel")
     page.get_by_text("cancelled", exact=False).first.wait_for(timeout=60000)
-    settle(page, 1.0)
+    settle(page)
     assert card(page, "plan_approval").count() == 0

@@ -4,26 +4,22 @@ the Recruiting data page with its pipeline and guardrail log."""
 
 import pytest
 
-from tests.e2e.conftest import SHOTS
-from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.conftest import SHOTS, act, click, open_page
 
 pytestmark = pytest.mark.browser
 
 
 def send_first(page, server, message: str) -> None:
     page.set_viewport_size({"width": 1500, "height": 2400})
-    page.goto(f"{server}/recruiter")
-    settle(page, 1.5)
+    open_page(page, f"{server}/recruiter")
     page.get_by_label("Message").fill(message)
-    click(page, "Send")
+    click(page, "Send")  # the message is answered in a background run: wait for it to end
     page.wait_for_url("**/recruiter?thread=*", timeout=30000)
-    settle(page, 1.5)
 
 
 def send_next(page, message: str) -> None:
     page.get_by_label("Your message", exact=False).fill(message)
     click(page, "Send")
-    settle(page, 1.5)
 
 
 def chat_text(page) -> str:
@@ -49,17 +45,14 @@ def test_a_conversation_with_a_blocked_injection_and_the_data_page(server, brows
     # A second tab on the same run sees the same conversation.
     other = page.context.browser.new_page()
     other.set_viewport_size({"width": 1500, "height": 2400})
-    other.goto(page.url)
-    settle(other, 2.0)
+    open_page(other, page.url)
     assert "Who are the best candidates for J001?" in chat_text(other)
     other.close()
 
-    page.goto(f"{server}/recruiting_data")
-    settle(page, 2.0)
+    open_page(page, f"{server}/recruiting_data")
     body = page.locator("body").inner_text()
     assert "Jobs" in body and "Candidates" in body and "Pipeline" in body
-    page.get_by_role("tab", name="Guardrail log").click()
-    settle(page, 1.0)
+    act(page, lambda: page.get_by_role("tab", name="Guardrail log").click())
+    # The log's chart names the check that fired (drawn by the browser after the script has run).
+    page.wait_for_function("() => /input_injection|input_jailbreak/.test(document.body.innerText)", timeout=60000)
     page.screenshot(path=str(SHOTS / "recruiter_03_data_page.png"), full_page=True)
-    log = page.locator("body").inner_text()
-    assert "input_injection" in log or "input_jailbreak" in log

@@ -6,8 +6,7 @@ import time
 import pytest
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS
-from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.conftest import SHOTS, act, click, open_page
 from tests.unit.deep_research.conftest import DOCS
 
 pytestmark = pytest.mark.browser
@@ -20,18 +19,15 @@ def wait_for(page, text: str, limit_s: float = 90.0) -> None:
     while not page.get_by_text(text, exact=False).count():
         assert time.monotonic() < deadline, f"{text!r} never showed"
         time.sleep(1.0)
-        page.reload()
-        settle(page, 1.0)
+        open_page(page)
 
 
 def test_upload_ask_edit_accept_and_download_the_pdf(server, browser_page, tmp_path):
     page = browser_page
     page.set_viewport_size({"width": 1500, "height": 2600})
-    page.goto(f"{server}/deep_research")
-    settle(page, 1.5)
+    open_page(page, f"{server}/deep_research")
     page.get_by_label("Your question").fill(QUESTION)
-    page.locator("input[type='file']").first.set_input_files(DOCS)
-    settle(page)
+    act(page, lambda: page.locator("input[type='file']").first.set_input_files(DOCS))
     click(page, "Start the research")
     page.wait_for_url("**/deep_research?thread=*", timeout=30000)
     wait_for(page, "Your research preferences")
@@ -39,8 +35,7 @@ def test_upload_ask_edit_accept_and_download_the_pdf(server, browser_page, tmp_p
     click(page, "Skip")
     wait_for(page, "Review the research plan")
     page.get_by_label("Or say what to change").fill("add a step about dredging costs")
-    page.get_by_label("Or say what to change").press("Tab")
-    settle(page)
+    act(page, lambda: page.get_by_label("Or say what to change").press("Tab"))
     click(page, "Apply the edit")
     wait_for(page, "Planning pass 2")
     page.screenshot(path=str(SHOTS / "research_02_plan.png"), full_page=True)

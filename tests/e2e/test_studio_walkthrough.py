@@ -12,8 +12,7 @@ from collections.abc import Callable
 import pytest
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS
-from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.conftest import SHOTS, act, click, open_page, settle, wait_for_text
 from tests.unit.ican.conftest import ican_scenario
 
 pytestmark = pytest.mark.browser
@@ -66,8 +65,7 @@ def choose(page, box: str, option: str) -> None:
     """Pick the option containing `option` in the selectbox or multiselect labelled `box`."""
     page.get_by_role("combobox", name=box).click()
     page.keyboard.type(option)  # long option lists are virtualised: filter first
-    page.get_by_role("option", name=re.compile(re.escape(option))).first.click()
-    settle(page)
+    act(page, lambda: page.get_by_role("option", name=re.compile(re.escape(option))).first.click())
 
 
 def shot(page, walk: Walk, name: str) -> None:
@@ -78,8 +76,7 @@ def shot(page, walk: Walk, name: str) -> None:
 def test_every_workflow_page_from_start_to_a_forked_branch_and_its_trace_pdf(server, browser_page, tmp_path, walk):
     page = browser_page
     page.set_viewport_size({"width": 1500, "height": 2600})  # Streamlit scrolls inside the page: see it all
-    page.goto(f"{server}/{walk.pipeline}")
-    settle(page, 1.5)
+    open_page(page, f"{server}/{walk.pipeline}")
     shot(page, walk, "01_open")
     walk.start(page)
     page.wait_for_url(f"**/{walk.pipeline}?thread=*", timeout=30000)
@@ -87,7 +84,7 @@ def test_every_workflow_page_from_start_to_a_forked_branch_and_its_trace_pdf(ser
     settle(page)
     if "waiting for your answer" not in status_text(page):
         click(page, "Step")
-        assert "next:" in status_text(page)
+        wait_for_text(page, "Ran 1 step(s)")
     turn = 0
     for _ in range(12):  # run to the end, answering every question on the way
         status = status_text(page)
@@ -104,32 +101,27 @@ def test_every_workflow_page_from_start_to_a_forked_branch_and_its_trace_pdf(ser
     assert walk.answer is None or turn >= 1
     shot(page, walk, "03_completed")
 
-    page.reload()  # a reload finds the same run
-    settle(page, 1.5)
+    open_page(page)
     assert thread in page.url and "completed" in status_text(page)
 
-    page.get_by_role("tab", name="Checkpoints").click()
-    settle(page)
+    act(page, lambda: page.get_by_role("tab", name="Checkpoints").click())
     choose(page, "Checkpoint", f"after {walk.rewind_after} ·")
     click(page, "Rewind here")
-    assert page.get_by_text("Rewound to branch 1").first.is_visible()
-    page.get_by_text("Fork from this checkpoint").click()
-    settle(page)
+    wait_for_text(page, "Rewound to branch 1")
+    act(page, lambda: page.get_by_text("Fork from this checkpoint").click())
     choose(page, "Fields to edit", walk.field)
     page.keyboard.press("Escape")
     page.get_by_label("New values (JSON)").fill(json.dumps({walk.field: walk.value}))
-    page.get_by_label("New values (JSON)").blur()
-    settle(page)
+    act(page, lambda: page.get_by_label("New values (JSON)").blur())
     click(page, "Fork with these values")
-    assert page.get_by_text("Forked from step").first.is_visible()
+    wait_for_text(page, "Forked from step")
     shot(page, walk, "04_forked")
     click(page, "Step")
     tree = page.locator("[data-testid='stGraphVizChart'] svg").last  # the branch tree, below the workflow graph
     labels = tree.text_content()
     assert "branch 2" in labels and "the run stands here" in labels
 
-    page.get_by_role("tab", name="Report").click()
-    settle(page)
+    act(page, lambda: page.get_by_role("tab", name="Report").click())
     with page.expect_download() as download:
         page.get_by_role("button", name=re.compile("Run-trace PDF$")).click()
     path = tmp_path / f"{walk.pipeline}-trace.pdf"
@@ -144,12 +136,10 @@ def test_every_workflow_page_from_start_to_a_forked_branch_and_its_trace_pdf(ser
 def test_the_runs_and_metrics_pages_over_the_walked_runs(server, browser_page):
     page = browser_page
     page.set_viewport_size({"width": 1500, "height": 2600})
-    page.goto(f"{server}/runs")
-    settle(page, 1.5)
+    open_page(page, f"{server}/runs")
     page.locator("[data-testid='stDataFrame']").first.wait_for()
     page.screenshot(path=str(SHOTS / "studio_runs.png"), full_page=True)
-    page.goto(f"{server}/metrics")
-    settle(page, 2.0)
-    assert page.locator("[data-testid='stPlotlyChart']").count() >= 2
+    open_page(page, f"{server}/metrics")
+    page.locator("[data-testid='stPlotlyChart']").nth(1).wait_for(timeout=60000)  # charts draw after the script
     page.screenshot(path=str(SHOTS / "studio_metrics.png"), full_page=True)
     time.sleep(0.2)

@@ -55,9 +55,13 @@ class ThreadClaim:
         """Give the thread back; a second call does nothing."""
         if self.released:
             return
+        self.released_by_store()
+        self.runs.release_claim(self.thread_id, self.token)
+
+    def released_by_store(self) -> None:
+        """The run store gave the thread back along with another write (a step's record)."""
         self.released = True
         _KEEPER.forget(self)
-        self.runs.release_claim(self.thread_id, self.token)
 
 
 def claim_thread(runs: RunStore, thread_id: str, seen_version: int | None, action: str,

@@ -14,6 +14,7 @@ from langgraph.types import Interrupt, StateSnapshot
 from pipelines.core.runtime.outcomes import SessionStatus
 from pipelines.core.spec import PipelineSpec
 from pipelines.core.storage.runstore import RunStore, ThreadInfo
+from pipelines.core.trace.records import StepRecord
 
 
 class StudioServices(Protocol):
@@ -64,6 +65,8 @@ class ThreadPosition:
         self._interrupts: tuple[StateSnapshot, tuple[Interrupt, ...]] | None = None  # interrupts() of that snapshot
         self._subgraph_nodes: frozenset[str] | None = None
         self._thread: ThreadInfo | None = runs.get_thread(thread_id)
+        # A claim to give back with the next step record (a Session's single step): one write instead of two.
+        self.release_on_save: Any = None
 
     @property
     def thread(self) -> ThreadInfo | None:
@@ -167,6 +170,15 @@ class ThreadPosition:
             if moved:
                 values["version"] = self._thread.version + 1
             self._thread = replace(self._thread, **values)
+
+    def save_step(self, record: StepRecord, **updates: Any) -> None:
+        """Store a step's record with the thread row's new fields, in one write: the run moved, its version goes
+        up. A claim waiting to be given back with this write (`release_on_save`) is given back in it too."""
+        claim, self.release_on_save = self.release_on_save, None
+        self.runs.save_step(record, {**updates, **({"release_claim": claim.token} if claim else {})})
+        if claim is not None:
+            claim.released_by_store()
+        self.written(moved=True, **updates)
 
     def reread(self) -> None:
         """Read the thread row and the state afresh (taken over from a holder that may have died mid-step)."""

@@ -73,17 +73,22 @@ class Session:
         self._claim = claim
 
     @contextmanager
-    def claimed(self, action: str, expected_version: int | None = None) -> Iterator[ThreadClaim]:
-        """Hold the thread for the block: the claim this session already holds, or a new one given back after."""
+    def claimed(self, action: str, expected_version: int | None = None, *,
+                one_step: bool = False) -> Iterator[ThreadClaim]:
+        """Hold the thread for the block: the claim this session already holds, or a new one given back after.
+        `one_step`: the block writes one step record at most, which gives the new claim back with it."""
         if self._claim is not None and not self._claim.released:
             yield self._claim
             return
         claim = self.claim(action, expected_version)
         self._claim = claim
+        if one_step:
+            self.position.release_on_save = claim
         try:
             yield claim
         finally:
             self._claim = None
+            self.position.release_on_save = None
             claim.release()
 
     @property
@@ -142,7 +147,7 @@ class Session:
 
     # driving -----------------------------------------------------------------------------------
     def start(self, initial_state: Mapping[str, Any]) -> StepOutcome:
-        with self.claimed("start"):
+        with self.claimed("start", one_step=True):
             if self.status() != "new":
                 raise InvalidInput(f"thread {self.thread_id} has already started")
             return self.runner.execute(dict(initial_state))
@@ -150,7 +155,7 @@ class Session:
     def step(self, expected_version: int | None = None) -> StepOutcome:
         """One super-step, if the thread still stands at `expected_version` (default: where this session saw it)
         and nobody else is moving it (RunBusy, RunMovedOn: nothing runs)."""
-        with self.claimed("a step", expected_version):
+        with self.claimed("a step", expected_version, one_step=True):
             status = self.status()
             if status == "new":
                 raise InvalidInput("the run has no input yet; start it first")
@@ -162,7 +167,7 @@ class Session:
 
     def resume(self, value: Any, interrupt_id: str | None = None) -> StepOutcome:
         """Answer the pending interrupt. An invalid value raises InvalidInput and changes nothing."""
-        with self.claimed("an answer"):
+        with self.claimed("an answer", one_step=True):
             return self._resume(value, interrupt_id)
 
     def _resume(self, value: Any, interrupt_id: str | None) -> StepOutcome:
@@ -244,5 +249,5 @@ class Session:
     def edit_state(self, values: Mapping[str, Any], as_node: str | None = None,
                    shown: Mapping[str, Any] | None = None, expected_version: int | None = None) -> StepOutcome:
         """Fork from the current position with these values, as if `as_node` had written them."""
-        with self.claimed("an edit", expected_version):
+        with self.claimed("an edit", expected_version, one_step=True):
             return self.time_travel.edit_state(values, as_node=as_node, shown=shown)

@@ -101,8 +101,7 @@ class SubgraphStepping:
             started_at=started, duration_ms=duration_ms, parent_checkpoint_id=from_id, checkpoint_id=None,
             changes=changes, tasks=tasks)
         status = position.status()
-        self.scope.runs.save_step(record, {"status": status})
-        position.written(moved=True, status=status)
+        position.save_step(record, status=status)
         return StepOutcome(record=record, status=status, next=self.next_after_step())
 
     def next_after_step(self) -> tuple[str, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -12,7 +13,7 @@ from langgraph.graph.state import CompiledStateGraph
 from pipelines.core.jsonable import to_jsonable
 from pipelines.core.storage.checkpoints import CheckpointStore, CheckpointStoreError, open_checkpointer
 from pipelines.core.models.gateway import ModelGateway
-from pipelines.core.errors import InvalidInput
+from pipelines.core.errors import InvalidInput, RunBusy
 from pipelines.core.spec import PipelineSpec
 from pipelines.core.storage.runstore import RunStore, ThreadInfo
 from pipelines.core.runtime.async_steps import async_copy, has_async_nodes
@@ -117,6 +118,8 @@ class Studio:
         leaves a listed run that can be deleted again, never checkpoints no run points to). Returns the
         thread that was deleted, or None if there was none."""
         info = self.runs.get_thread(thread_id)
+        if info is not None and (holder := info.claimed_by(time.time())):
+            raise RunBusy(f"the run cannot be deleted while it is being moved ({holder}): stop it or wait for it")
         self.checkpoints.delete_thread(thread_id)
         self.runs.delete_thread(thread_id)
         return info

@@ -112,8 +112,7 @@ class StepRunner:
         thread_updates: dict[str, Any] = {"status": status}
         if cursor:
             thread_updates["cursor_checkpoint_id"] = position.cursor
-        self.scope.runs.save_step(record, thread_updates)  # the record and the thread row: one write
-        position.written(moved=True, **thread_updates)
+        position.save_step(record, **thread_updates)  # the record and the thread row: one write
         return StepOutcome(record=record, status=status, next=self.subgraphs.next_after_step(), error=record.error)
 
     def _stream_args(self, payload: Any, cursor: str | None) -> tuple[tuple, dict[str, Any]]:

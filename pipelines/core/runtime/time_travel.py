@@ -124,6 +124,5 @@ class TimeTravel:
             tasks=[TaskRecord(task_id="edit", node=f"edit:{as_node or 'state'}", started_at=started,
                               duration_ms=0.0, update=dict(shown if shown is not None else values))],
             counters=counter_values(self.scope.spec, counting_values(self.scope.spec, position)))
-        self.scope.runs.save_step(record, {"status": status, "cursor_checkpoint_id": None})
-        position.written(moved=True, status=status, cursor_checkpoint_id=None)
+        position.save_step(record, status=status, cursor_checkpoint_id=None)
         return StepOutcome(record=record, status=status, next=tuple(after.next))

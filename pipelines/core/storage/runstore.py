@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import Double, bindparam, delete, insert, inspect, select, text, update
+from sqlalchemy import Double, bindparam, case, delete, insert, inspect, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -46,6 +46,15 @@ _BUMP_THREAD = (update(threads).where(threads.c.thread_id == bindparam("tid"))
                 .values(updated_at=bindparam("updated_at"), version=threads.c.version + 1))
 _UPDATE_THREAD = _BUMP_THREAD.values(status=bindparam("status"))
 _UPDATE_THREAD_CURSOR = _UPDATE_THREAD.values(cursor_checkpoint_id=bindparam("cursor"))
+
+
+def _given_back(column):
+    """A claim column cleared when the claim is the one given back with the step (left alone if it was lost)."""
+    return case((threads.c.claim_token == bindparam("release"), None), else_=column)
+
+
+_RELEASE = {"claim_token": _given_back(threads.c.claim_token), "claim_holder": _given_back(threads.c.claim_holder),
+            "claim_expires_at": _given_back(threads.c.claim_expires_at)}
 
 
 _guarded = sql_errors_as(RunStoreError, lambda runs: f"the run database {runs.engine_label(runs.url)}")
@@ -160,6 +169,8 @@ class RunStore:
             statement, params["status"] = _UPDATE_THREAD, thread_updates["status"]
         else:
             statement = _BUMP_THREAD
+        if thread_updates.get("release_claim"):
+            statement, params["release"] = statement.values(**_RELEASE), thread_updates["release_claim"]
         with self.engine.begin() as conn:
             conn.execute(statement, params)
             conn.execute(_INSERT_STEP, {

@@ -162,3 +162,15 @@ def test_two_claims_from_one_version_only_one_wins(held_toy):
     for racer in racers:
         racer.join(30)
     assert sorted(results) == ["busy"] * 7 + ["won"]
+
+
+def test_a_run_being_moved_cannot_be_deleted_under_its_holder(held_toy):
+    first, second, context = held_toy
+    worker = threading.Thread(target=first.step)
+    worker.start()
+    context.wait_entered()
+    with pytest.raises(RunBusy, match="cannot be deleted while it is being moved"):
+        first.studio.delete_run(first.thread_id)
+    context.let_through()
+    worker.join(30)
+    assert first.studio.delete_run(first.thread_id).thread_id == first.thread_id

@@ -4,18 +4,16 @@ Stepwise's run table is migrated, and a checkpoint server that drops its connect
 import json
 import subprocess
 import sys
-import threading
 import uuid
 
 import pytest
 from sqlalchemy import Column, MetaData, Table, create_engine, insert, select, text
 
-from pipelines.core.errors import RunBusy
-from pipelines.core.runtime.claims import claim_thread
 from pipelines.core.storage.engine import add_missing_columns, driver_url, make_engine
 from pipelines.core.storage.run_tables import threads
 from pipelines.core.storage.runstore import RunStore
 from tests.support.openai_stub import OpenAIStub
+from tests.unit.core.runtime.test_claims import race_for_claim
 from tests.unit.test_cli import ROOT
 from tests.unit.test_cli_step import stored_run, stored_session, two_processes_step_one_run
 
@@ -32,24 +30,8 @@ def test_of_many_claims_from_one_version_exactly_one_wins(server_url):
     runs = RunStore(server_url)
     thread_id = f"race-{uuid.uuid4().hex[:12]}"
     runs.create_thread(thread_id, "toy", None, "race", None)
-    results: list[str] = []
-    barrier = threading.Barrier(6)
-
-    def race():
-        barrier.wait()
-        try:
-            claim_thread(runs, thread_id, 0, "a race")
-            results.append("won")
-        except RunBusy:
-            results.append("busy")
-
-    racers = [threading.Thread(target=race) for _ in range(6)]
-    for racer in racers:
-        racer.start()
-    for racer in racers:
-        racer.join(60)
     try:
-        assert sorted(results) == ["busy"] * 5 + ["won"]
+        assert race_for_claim(runs, thread_id, 0, 6) == ["busy"] * 5 + ["won"]
     finally:
         runs.delete_thread(thread_id)
         runs.dispose()

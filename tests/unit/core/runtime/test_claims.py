@@ -142,26 +142,30 @@ def test_a_claim_taken_over_reads_the_run_afresh(held_toy):
     assert len(parents) == len(set(parents))
 
 
-def test_two_claims_from_one_version_only_one_wins(held_toy):
-    first, _, _ = held_toy
-    runs = first.studio.runs
+def race_for_claim(runs, thread_id: str, version: int, racers: int) -> list[str]:
+    """`racers` threads claim one run from one version at the same moment: what each got."""
     results: list[str] = []
-    barrier = threading.Barrier(8)
+    barrier = threading.Barrier(racers)
 
     def race():
         barrier.wait()
         try:
-            claim_thread(runs, first.thread_id, first.version, "a race")
+            claim_thread(runs, thread_id, version, "a race")
             results.append("won")
         except RunBusy:
             results.append("busy")
 
-    racers = [threading.Thread(target=race) for _ in range(8)]
-    for racer in racers:
+    threads_ = [threading.Thread(target=race) for _ in range(racers)]
+    for racer in threads_:
         racer.start()
-    for racer in racers:
-        racer.join(30)
-    assert sorted(results) == ["busy"] * 7 + ["won"]
+    for racer in threads_:
+        racer.join(60)
+    return sorted(results)
+
+
+def test_two_claims_from_one_version_only_one_wins(held_toy):
+    first, _, _ = held_toy
+    assert race_for_claim(first.studio.runs, first.thread_id, first.version, 8) == ["busy"] * 7 + ["won"]
 
 
 def test_a_run_being_moved_cannot_be_deleted_under_its_holder(held_toy):

@@ -136,11 +136,20 @@ class StepRunner:
                              metadata=event["metadata"], created_at=None, parent_config=event["parent_config"],
                              tasks=tasks, interrupts=())
 
+    def _runs_a_subgraph(self, payload: Any) -> bool:
+        """Whether the step's tasks include a subgraph, whose inner events must be streamed. Streaming subgraphs
+        costs a waiter thread and takes away LangGraph's inline run of a lone task, so a step of plain nodes (or
+        the input, which runs no node) is streamed without."""
+        if not self._stream_subgraphs or (payload is not None and not isinstance(payload, Command)):
+            return False
+        position = self.scope.position
+        return any(name in position.subgraph_nodes for name in position.snapshot().next)
+
     def _events(self, payload: Any, cursor: str | None) -> Iterator[Event]:
         """The step's task events as (namespace, data, wall time, perf counter) when each was seen: streamed
         from the sync graph, or, for a graph with async nodes, gathered from astream in an event loop."""
         args, kwargs = self._stream_args(payload, cursor)
-        if not self._stream_subgraphs:
+        if not self._runs_a_subgraph(payload):
             kwargs["subgraphs"] = False
         if self._async_graph is None:  # streamed synchronously, with the checkpoint the step writes
             self._written = None

@@ -13,7 +13,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Engine
 
 from pipelines.core.errors import InvalidInput, RunBusy, RunMovedOn
@@ -29,22 +29,33 @@ class ClaimGrant:
     took_over: bool
 
 
+# Built once (a claim is taken on every step): the claim when nobody holds the run, or when its holder's lease
+# has lapsed, each from a version or from wherever the run stands.
+_CLAIM = update(threads).where(threads.c.thread_id == bindparam("tid")).values(
+    claim_token=bindparam("token"), claim_holder=bindparam("holder"), claim_expires_at=bindparam("expires"))
+_FREE = threads.c.claim_token.is_(None)
+_LAPSED = threads.c.claim_expires_at < bindparam("now")
+_AT_VERSION = threads.c.version == bindparam("seen")
+_CLAIMS = {(versioned, lapsed): _CLAIM.where(_LAPSED if lapsed else _FREE, *([_AT_VERSION] if versioned else []))
+           for versioned in (True, False) for lapsed in (False, True)}
+_WHO = select(threads.c.version, threads.c.claim_token, threads.c.claim_holder, threads.c.claim_expires_at) \
+    .where(threads.c.thread_id == bindparam("tid"))
+
+
 def take_claim(engine: Engine, thread_id: str, seen_version: int | None, holder: str, lease_s: float) -> ClaimGrant:
     """Claim a thread for `lease_s` seconds, if it still stands at `seen_version` (None: wherever it stands) and
     nobody's claim is alive. Raises RunBusy (someone holds it), RunMovedOn (the version changed) or InvalidInput
     (no such run)."""
     token, now = uuid.uuid4().hex, time.time()
-    values = {"claim_token": token, "claim_holder": holder[:200], "claim_expires_at": now + lease_s}
-    base = update(threads).where(threads.c.thread_id == thread_id).values(**values)
-    if seen_version is not None:
-        base = base.where(threads.c.version == seen_version)
+    params = {"tid": thread_id, "token": token, "holder": holder[:200], "expires": now + lease_s, "now": now,
+              "seen": seen_version}
+    versioned = seen_version is not None
     with engine.begin() as conn:
-        if conn.execute(base.where(threads.c.claim_token.is_(None))).rowcount == 1:
+        if conn.execute(_CLAIMS[versioned, False], params).rowcount == 1:
             return ClaimGrant(token, took_over=False)
-        if conn.execute(base.where(threads.c.claim_expires_at < now)).rowcount == 1:
+        if conn.execute(_CLAIMS[versioned, True], params).rowcount == 1:
             return ClaimGrant(token, took_over=True)
-        row = conn.execute(select(threads.c.version, threads.c.claim_token, threads.c.claim_holder,
-                                  threads.c.claim_expires_at).where(threads.c.thread_id == thread_id)).first()
+        row = conn.execute(_WHO, {"tid": thread_id}).first()
     if row is None:
         raise InvalidInput(f"no run with thread id {thread_id}")
     if row.claim_token is not None and (row.claim_expires_at or 0) >= now:

@@ -136,10 +136,6 @@ class PlanStep(BaseModel):
     action: str = Field(min_length=1, max_length=300)
     mode: Mode = "sequential"
 
-    def label(self) -> str:
-        mode = "" if self.mode == "sequential" else f" ({self.mode})"
-        return f"{self.step}. {self.agent}{mode}: {self.action}"
-
 
 class EstimatedActions(BaseModel):
     model_config = ConfigDict(extra="ignore")

@@ -13,6 +13,7 @@ from pipelines.core.markup import escape_markdown
 from pipelines.recruiter.calendar_events import (
     ICS_MIME, InterviewCalendar, InterviewEvent, Interviewer, ics_filename, ics_for, load_interviewers,
 )
+from pipelines.recruiter.labels import agent_label, mode_label, workflow_label
 from pipelines.recruiter.outbox import EDITABLE, Outbox, OutboxMessage
 from pipelines.recruiter.plan_store import PlanStore
 from pipelines.recruiter.store import RecruitingStore
@@ -189,15 +190,15 @@ def render_calendar_tab(store: RecruitingStore) -> None:
 
 # --- plans ---------------------------------------------------------------------------------------------------------
 def plans_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    records = [{"id": r["id"], "goal": r.get("goal") or "", "workflow_type": r.get("workflow_type") or "",
-                "status": r.get("status") or "", "updated_at": pd.to_datetime(r.get("updated_at"), utc=True)}
+    records = [{"id": r["id"], "goal": r.get("goal") or "", "workflow_type": workflow_label(r.get("workflow_type")),
+                "status": _label(r.get("status") or ""), "updated_at": pd.to_datetime(r.get("updated_at"), utc=True)}
                for r in rows]
     return pd.DataFrame(records, columns=list(PLAN_COLUMNS))
 
 
 def steps_frame(plan: dict[str, Any]) -> pd.DataFrame:
     steps = [s for s in (plan.get("steps") or []) if isinstance(s, dict)]
-    return pd.DataFrame([{"step": s.get("step"), "agent": s.get("agent") or "", "mode": s.get("mode") or "sequential",
+    return pd.DataFrame([{"step": s.get("step"), "agent": agent_label(s.get("agent")), "mode": mode_label(s.get("mode")),
                           "action": s.get("action") or ""} for s in steps], columns=list(STEP_COLUMNS))
 
 

@@ -11,6 +11,7 @@ from langgraph.types import Command, Send, interrupt
 
 from pipelines.core.errors import validate_input
 from pipelines.core.guardrails.findings import Finding
+from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.guardrails.output_validator import validate_output_text
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.nodes.chat import findings_as_state
@@ -195,9 +196,11 @@ def send_emails(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict
     everything = any(i.lower() in ALL for i in wanted)
     chosen = [d for d in drafts if everything or str(d["outbox_id"]) in wanted or d["candidate_id"] in wanted]
     approved = [d["outbox_id"] for d in chosen]
-    for key, edit in decision.edits.items():
+    vault = PiiVault.from_entries(services.store.vault_entries(state.get("session_id") or ""))
+    for key, edit in decision.edits.items():  # edits come masked, as the card showed them: the email gets the values
         if key.isdigit() and int(key) in approved:
-            outbox.edit(int(key), subject=edit.subject, body=edit.body)
+            outbox.edit(int(key), subject=None if edit.subject is None else vault.restore(edit.subject),
+                        body=None if edit.body is None else vault.restore(edit.body))
     outbox.approve(approved)
     outbox.discard([i for i in pending if i not in approved])
     sender, reports, lang = smtp_sender(policy), [], state.get("language") or "en"

@@ -126,6 +126,11 @@ class RecruitingStore:
             job_ids = set(conn.execute(select(jobs.c.id)).scalars())
         return ({p.id for p in people} | job_ids, {p.name for p in people}, {p.email for p in people if p.email})
 
+    def names(self) -> list[str]:
+        """The candidates' names and the jobs' titles: what a message names rather than says."""
+        with self.engine.connect() as conn:
+            return [*conn.execute(select(candidates.c.name)).scalars(), *conn.execute(select(jobs.c.title)).scalars()]
+
     # --- applications --------------------------------------------------------------------------------------
     def applications(self, *, job_id: str | None = None, status: str | None = None,
                      candidate_id: str | None = None) -> list[dict[str, Any]]:

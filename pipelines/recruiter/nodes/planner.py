@@ -35,7 +35,7 @@ def _fresh(services: Any, state: PlannerState) -> dict[str, Any]:
 def generate_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
     """The plan (seed §4's JSON): from the model with a provider, or the offline planner; stored as pending."""
     ctx, message = runtime.context, state.get("message") or ""
-    lang = language_of(message)
+    lang = language_of(message, ctx.services.store.names())
     found = _fresh(ctx.services, state)
     workflow_type = state.get("workflow_type") if state.get("workflow_type") not in ("", None, "status_change") else None
 

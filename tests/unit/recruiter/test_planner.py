@@ -4,6 +4,8 @@ of drafts with Send, sending through a local SMTP server, and the pipeline clean
 
 from __future__ import annotations
 
+import re
+
 from pipelines.core.guardrails.log import GuardrailLog
 from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.outbox import Outbox
@@ -51,6 +53,7 @@ def test_the_chain_runs_as_one_plan_with_an_approval_at_each_stage(turn, recruit
     assert session.status() == "completed"
     reply = session.values()["reply"]
     assert "not sent: no SMTP server" in reply and "Interview: Priya Nair" in reply
+    assert re.search(r"Interview: Priya Nair with .+ on \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d \(\S+/\S+\)", reply)
     outbox = {m.candidate_id: m for m in Outbox(recruiting.engine).drafts(batch_id=session.values()["plan_id"])}
     assert outbox["C001"].status == "not_sent" and outbox["C005"].status == "discarded"
     [sent_invitation] = [m for m in Outbox(recruiting.engine).drafts(session_id="c1") if m.attachment_name]
@@ -104,6 +107,7 @@ def test_a_candidate_review_hands_off_from_resume_to_matching_and_moves_the_conf
     assert "dispatch" not in names[resume_at + 1:matching_at]  # the handoff skips the supervisor
     answer(session, SHORTLIST_APPROVAL, {"approved_ids": ["C004"]})
     assert recruiting.applications(candidate_id="C004", job_id="J003")[0]["status"] == "screening"
+    assert "Status: Ana Costa (C004) → screening" in session.values()["reply"]  # a name beside the id
 
 
 def test_job_launch_sends_the_approved_drafts_through_smtp(turn, recruiting, settings, smtp, monkeypatch):  # noqa: F811

@@ -54,6 +54,9 @@ class Chat:
     # conversation and points the page at it (True), or says why not and returns False.
     new_turn: Callable[[Session, str], bool] | None = None
     new_turn_label: str = "Your message"
+    # The length counter under the box shows from this share of `max_chars` on (0: always). A limit nobody nears
+    # (the recruiter's 64,000) is said only when a message comes near it, not as "0 / 64,000" under every box.
+    counter_from: float = 0.0
     scroll_after: int = 6  # a longer conversation scrolls in its own box of `scroll_height` pixels
     scroll_height: int = 420
     reply_height: int = 100
@@ -78,9 +81,12 @@ def too_long(text: str | None, max_chars: int, message: Callable[[int], str]) ->
     return message(length) if length > max_chars else ""
 
 
-def render_counter(text: str | None, max_chars: int) -> None:
-    """The message's length against the limit; inside a form it follows each submission."""
+def render_counter(text: str | None, max_chars: int, counter_from: float = 0.0) -> None:
+    """The message's length against the limit, once it reaches `counter_from` of it; inside a form it follows
+    each submission."""
     length = len((text or "").strip())
+    if length < counter_from * max_chars:
+        return
     shown = f"{length:,} / {max_chars:,} characters"
     st.caption(f":red[{shown}: over the limit]" if length > max_chars else shown)
 
@@ -180,7 +186,7 @@ def _send_reply(session: Session, chat: Chat, waiting: list[PendingInterrupt]) -
 def _reply_box(pending: PendingInterrupt, chat: Chat) -> None:
     with st.form(f"{chat.key}_reply"):
         message = st.text_area(chat.reply_label(pending), key=chat.reply_key, height=chat.reply_height)
-        render_counter(message, chat.max_chars)
+        render_counter(message, chat.max_chars, chat.counter_from)
         st.form_submit_button(chat.send_label, type="primary", on_click=_record_question, args=(chat, pending.id))
 
 
@@ -208,7 +214,7 @@ def _send_new_turn(session: Session, chat: Chat) -> None:
 def _new_turn_box(chat: Chat) -> None:
     with st.form(f"{chat.key}_new_turn_form"):
         message = st.text_area(chat.new_turn_label, key=chat.reply_key, height=chat.reply_height)
-        render_counter(message, chat.max_chars)
+        render_counter(message, chat.max_chars, chat.counter_from)
         st.form_submit_button(chat.send_label, type="primary", on_click=_ask_new_turn, args=(chat,))
 
 
@@ -221,17 +227,18 @@ def _streamed_reply(session: Session, chat: Chat) -> None:
 
 
 def render_chat(session: Session, chat: Chat, *, header: Callable[[Mapping[str, Any]], None] | None = None,
-                attachment: Callable[[Session, Mapping[str, Any]], bool] | None = None) -> None:
+                above_reply: Callable[[Session, Mapping[str, Any]], bool] | None = None) -> None:
     """The chat in a bordered box: `header(values)` first (a progress bar), then the conversation,
-    `attachment(session, values)` (a widget of the workflow's own, True when it changed the run), then the reply
-    box while the interrupt of `chat.kind` waits. While a background run goes on, no reply is taken; its turns
-    show when it ends."""
+    `above_reply(session, values)` (the workflow's own part: a resume to attach, a card that waits for the user;
+    True when it changed the run), then the reply box while the interrupt of `chat.kind` waits. What waits for the
+    user comes right after the last turn, where the eye is, not under the box. While a background run goes on, no
+    reply is taken; its turns show when it ends."""
     with st.container(border=True):
-        _render_chat(session, chat, header, attachment)
+        _render_chat(session, chat, header, above_reply)
 
 
 def _render_chat(session: Session, chat: Chat, header: Callable[[Mapping[str, Any]], None] | None,
-                 attachment: Callable[[Session, Mapping[str, Any]], bool] | None) -> None:
+                 above_reply: Callable[[Session, Mapping[str, Any]], bool] | None) -> None:
     values = session.values()
     if header is not None:
         header(values)
@@ -240,7 +247,7 @@ def _render_chat(session: Session, chat: Chat, header: Callable[[Mapping[str, An
         run_on(session, chat)
         st.rerun()
     render_conversation(values, chat)
-    if attachment is not None and attachment(session, values):
+    if above_reply is not None and above_reply(session, values):
         st.rerun()
     waiting = [p for p in session.pending_interrupts() if p.kind == chat.kind] if not running else []
     _send_reply(session, chat, waiting)

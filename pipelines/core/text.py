@@ -22,6 +22,35 @@ def main_language(text: str) -> str:
     return "zh" if cjk and cjk * 4 >= latin else "en"
 
 
+LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")  # an English word
+ZH_CHARS_PER_WORD = 2  # Chinese has no spaces: its words are counted as two characters each
+# What is quoted in a message ("…", “…”, 「…」, 《…》) is a name or a title the writer cites, not their own words.
+QUOTED = re.compile(r'"[^"\n]{0,200}"|“[^”\n]{0,200}”|「[^」\n]{0,200}」|『[^』\n]{0,200}』|《[^》\n]{0,200}》')
+# Addresses, links, ids and masked values (J001, C012, 2024, [EMAIL_1]) carry no language.
+_NOT_WORDS = re.compile(r"\S+@\S+|https?://\S+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_-]*")
+
+
+def words_by_script(text: str) -> tuple[int, float]:
+    """(English words, Chinese words) in `text`."""
+    return len(LATIN_WORD.findall(text or "")), len(CJK_CHAR.findall(text or "")) / ZH_CHARS_PER_WORD
+
+
+def own_words_language(text: str, names: Iterable[str] = ()) -> str:
+    """The language a message is written in, judged on the writer's own words: the names it mentions (people, jobs,
+    places: `names`) and what it quotes are left out, addresses and ids do not count, and the script that carries
+    more of the words left wins ("Send 张伟 the offer" is English, "给 Kevin Zhou 发邮件" Chinese). A message with
+    nothing left to judge (only a name) falls back to main_language of the whole text."""
+    rest = QUOTED.sub(" ", text or "")
+    for name in sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True):
+        if name in rest:  # a Latin name as a whole word, with its capitals ("Will" the person, not "will")
+            pattern = re.escape(name) if CJK_CHAR.search(name) else rf"(?<![\w]){re.escape(name)}(?![\w])"
+            rest = re.sub(pattern, " ", rest)
+    latin, chinese = words_by_script(_NOT_WORDS.sub(" ", rest))
+    if not latin and not chinese:
+        return main_language(text)
+    return "zh" if chinese >= latin else "en"
+
+
 def detect_language(*texts: str) -> str:
     """'zh' when the client writes Chinese (any CJK character in the given texts), else 'en'."""
     return "zh" if any(has_cjk(t) for t in texts if t) else "en"

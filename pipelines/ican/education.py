@@ -28,12 +28,19 @@ _TABLE: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
                      (r"\bA[- ]levels?\b", _CS), ("高中(?!老师|教师)", _CS), ("中专", _CS), ("职高", _CS),
                      ("技校", _CS))),
 )
+DEGREE_RANK = {name: rank for rank, (name, _) in enumerate(_TABLE)}  # 0 is the highest
 DEGREES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
     (name, tuple(re.compile(pattern, flags) for pattern, flags in cues)) for name, cues in _TABLE)
 _ANY_DEGREE = "|".join(f"(?i:{p})" if flags else f"(?:{p})" for _, cues in _TABLE for p, flags in cues if p.isascii())
 _FIELD_AFTER = re.compile(
     rf"(?:{_ANY_DEGREE})\.?(?:'?s)?(?i:\s+degree)?(?i:\s+of\s+(?:arts|science|engineering|business administration))?"
     r"\s*(?:\(\w+\))?\s+(?:in|of)\s+([A-Za-z][A-Za-z &/-]{2,40}?)(?=[,.;!?()]| and | at | from | but |\s*$)")
+
+
+# A resume line often names the field right after the degree, without "in": "MSc Statistics, University of Leeds".
+_FIELD_NEXT = re.compile(rf"^(?:{_ANY_DEGREE})\.?\s+([A-Z][A-Za-z&/-]*(?:\s+(?:[A-Z&][A-Za-z&/-]*|and|of))*?)"
+                         r"\s*(?=[,(|–—]|$)")
+_NOT_FIELDS = {"degree", "candidate", "student", "program", "programme", "course", "graduate", "holder"}
 
 
 def degree_in(text: str) -> str | None:
@@ -46,6 +53,12 @@ def mentions_degree(text: str) -> bool:
 
 
 def field_after_degree(text: str) -> str | None:
-    """The field named with an English degree: "B.Sc. in Biology", "Bachelor of Science in Chemistry"."""
+    """The field named with an English degree: "B.Sc. in Biology", "Bachelor of Science in Chemistry", "MSc
+    Statistics, University of Leeds"."""
     match = _FIELD_AFTER.search(text or "")
-    return match.group(1).strip() if match else None
+    if match:
+        return match.group(1).strip()
+    match = _FIELD_NEXT.search((text or "").strip())
+    if match and match.group(1).split()[0].lower() not in _NOT_FIELDS:
+        return match.group(1).strip()
+    return None

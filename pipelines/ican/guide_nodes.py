@@ -111,7 +111,8 @@ def dig_deeper(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str
     asked = (info.get("asked") or {}).get(field, 0)
     if not info.get("closing_turn") and field not in offline.present_fields(info) and asked < 2:
         missing = state.get("missing_fields") or []
-        known = {k: v for k, v in info.items() if k in offline.FIELD_ORDER or k == "need"}
+        known = {k: v for k, v in offline.known_facts(info).items()
+                 if k in offline.FIELD_ORDER or k in ("need", "major", "current_role", "years_experience")}
         question = ask_model(
             runtime.context.gateway, "ican.guide.follow_up", FollowUpQuestion,
             prompts.FOLLOW_UP.format_messages(**_vars(state), field=field, missing=", ".join(missing) or "-",

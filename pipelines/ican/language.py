@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipelines.core.text import CJK_CHAR
+from pipelines.core.text import CJK_CHAR, LATIN_WORD, ZH_CHARS_PER_WORD
 
 LANGUAGES = ("en", "zh")
-_LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 # The small words a sentence is built with. They tell the language a message is written in from the names it
 # mentions: an English sentence may name 北京大学, a Chinese one Python, Figma and SQL.
 _GRAMMAR_ZH = frozenset("的了是我在和也很不有就都要这那吗呢吧把被给对从还想你他她们")
@@ -29,7 +27,7 @@ class LanguageSignals:
 
 
 def signals(text: str) -> LanguageSignals:
-    words = [w.lower() for w in _LATIN_WORD.findall(text or "")]
+    words = [w.lower() for w in LATIN_WORD.findall(text or "")]
     cjk = CJK_CHAR.findall(text or "")
     return LanguageSignals(cjk=len(cjk), latin_words=len(words), grammar_zh=sum(c in _GRAMMAR_ZH for c in cjk),
                            grammar_en=sum(w in _GRAMMAR_EN for w in words))
@@ -42,7 +40,7 @@ def clear_language(text: str) -> str | None:
     the message's words in it (a Chinese word is counted as two characters). One Chinese clause in an English
     message, a Chinese school's name or a list of tool names switches nothing."""
     s = signals(text)
-    zh_words = s.cjk / 2
+    zh_words = s.cjk / ZH_CHARS_PER_WORD
     if s.grammar_zh >= 2 and s.grammar_zh >= 2 * s.grammar_en and zh_words > s.latin_words:
         return "zh"
     if s.grammar_en >= 2 and s.grammar_en >= 2 * s.grammar_zh and s.latin_words > zh_words:
@@ -61,7 +59,7 @@ def first_language(text: str) -> str:
         return "en"
     if s.grammar_zh != s.grammar_en:
         return "zh" if s.grammar_zh > s.grammar_en else "en"
-    return "zh" if s.cjk / 2 >= s.latin_words else "en"
+    return "zh" if s.cjk / ZH_CHARS_PER_WORD >= s.latin_words else "en"
 
 
 def language_after(current: str | None, client_messages: Sequence[str]) -> str:

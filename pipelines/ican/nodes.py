@@ -14,7 +14,9 @@ from pipelines.core.runtime.stepping import subgraph_step_options
 from pipelines.ican import prompts, report, resume
 from pipelines.ican.guide_graph import GUIDE_GRAPH
 from pipelines.ican.guide_nodes import LANGUAGE_NAMES, ask_model, conversation_text, user_text
+from pipelines.ican.education import degree_in
 from pipelines.ican.language import first_language, language_after
+from pipelines.ican.offline import years_of_experience
 from pipelines.ican.occupations import career_matches, client_skills
 from pipelines.ican.riasec import score_riasec
 from pipelines.ican.schemas import RIASEC, RiasecProfile, StructuredProfile
@@ -40,7 +42,11 @@ def guide_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str
     history = list(state.get("conversation_history") or [])
     said = user_text(history)
     language = language_after(state.get("language"), [t["content"] for t in history if t.get("role") == "user"])
-    info = {k: v for k, v in (state.get("collected_info") or {}).items() if k not in ("examined", "closing_turn")}
+    info = {k: v for k, v in (state.get("collected_info") or {}).items()
+            if k not in ("examined", "closing_turn", "from_resume")}
+    resume_text = state.get("resume_text") or ""
+    if resume_text and not state.get("resume_issue") and resume.looks_like_resume(resume_text):
+        info["from_resume"] = resume.resume_facts(resume_text)  # what the guide need not ask for
     loops = int(state.get("guide_loop_count") or 0)
     info["closing_turn"] = client_turns(history) >= MAX_CLIENT_TURNS or loops >= ctx.max_guide_loops
     result = GUIDE_GRAPH.invoke({
@@ -91,6 +97,11 @@ def resume_parser_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> 
         prompts.RESUME_PROFILE.format_messages(resume=text[:20000] or "(no resume)", language=LANGUAGE_NAMES[lang],
                                                conversation=conversation_text(history)),
         lambda: resume.profile_from(text, user_text(history), state.get("collected_info") or {}, lang))
+    # What the client said stands, whoever parsed the resume: their 8 years are not the 6 its dates add up to.
+    collected = state.get("collected_info") or {}
+    profile = resume.keep_client_facts(
+        profile, collected.get("years_experience") or years_of_experience(user_text(history)),
+        degree_in(str(collected.get("education") or "")) or degree_in(user_text(history)), text, lang)
     update = {"structured_profile": profile.model_dump(mode="json"), "current_agent": Agent.RESUME_PARSER.value,
               "progress": PROGRESS[Agent.RESUME_PARSER]}
     if issue != (state.get("resume_issue") or ""):

@@ -160,8 +160,15 @@ def extract_basic_info(user_text: str, lang: str) -> BasicInfo:
         target=target.group(1).strip() if target else None)
 
 
+def known_facts(info: Mapping[str, Any]) -> dict[str, Any]:
+    """What the client has given: what they said, over what their resume says (`from_resume`)."""
+    said = {name: value for name, value in info.items() if name != "from_resume" and value not in (None, "", [])}
+    return {**(info.get("from_resume") or {}), **said}
+
+
 def present_fields(info: Mapping[str, Any]) -> set[str]:
-    """Which of the guide's fields the collected information covers."""
+    """Which of the guide's fields the client has covered, in the conversation or in their resume."""
+    info = known_facts(info)
     present = set()
     if info.get("education") or info.get("major"):
         present.add("education")

@@ -50,7 +50,9 @@ RESUME_PROFILE = ChatPromptTemplate.from_messages([
                "Use only facts present in it."),
     ("human", "<resume>\n{resume}\n</resume>\n<conversation>\n{conversation}\n</conversation>\n\nExtract "
               "education entries, experience entries, total years of experience, skills, the target career and "
-              "a one-sentence summary (in {language}). Set source to resume, conversation or resume+conversation."),
+              "a one-sentence summary (in {language}). Set source to resume, conversation or resume+conversation. "
+              "For the years, the figure the client states comes first; work it out from the resume's dates only "
+              "when they state none."),
 ])
 
 RIASEC = ChatPromptTemplate.from_messages([

@@ -86,7 +86,7 @@ def run_action(action: Action, *, services: Any, role: str, lang: str, actor: st
         from pipelines.recruiter.records import Job
 
         target = job or Job("query", action.query or "", action.query or "")
-        matches = services.index().rank(target, top=action.top)
+        matches = services.index().rank(target, top=action.top, lang=lang)
         return ActionResult(spec, "done", match_lines(matches, job, lang),
                             {"matches": [{"candidate_id": m.candidate_id, "score": round(m.score, 4)} for m in matches]})
     if action.type == "search_jobs":

@@ -25,6 +25,7 @@ from pipelines.recruiter.tables import interviewer_locks, interviews
 INTERVIEWERS_FILE = ASSETS_DIR / "recruiter" / "interviewers.jsonl"
 BOOK_ATTEMPTS = 5
 PRODID = "-//Stepwise//Open Recruiter//EN"
+ICS_MIME = "text/calendar; charset=utf-8"  # names the charset: the names in an invitation are often Chinese
 
 Span = tuple[datetime, datetime]
 

@@ -309,8 +309,9 @@ class SmtpSender:
         email["Date"] = formatdate(localtime=False)
         email["Message-ID"] = make_msgid(idstring=f"outbox-{message.id}")
         email.set_content(message.body)
-        if message.attachment_text:
-            email.add_attachment(message.attachment_text.encode("utf-8"), maintype="text", subtype="calendar",
+        if message.attachment_text:  # as text with its charset: bytes would go out without one, and a reader
+            # would decode a Chinese organiser's name as ASCII
+            email.add_attachment(message.attachment_text, subtype="calendar", charset="utf-8",
                                  filename=message.attachment_name or "invite.ics", params={"method": "REQUEST"})
         return email
 

@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from pipelines.recruiter.answers import t
+from pipelines.recruiter.labels import agent_label, mode_label, step_line
 from pipelines.recruiter.schemas import EstimatedActions, Plan, PlanDecision, PlanStep, _lang
 
 MAX_TOP = 200  # the most candidates one plan names; the batch cap and the daily quota cut further
@@ -52,6 +53,7 @@ def _longest_increasing(values: list[int]) -> set[int]:
 def plan_diff(old: Plan, new: Plan) -> list[DiffLine]:
     """What changed from old to new, in the new plan's order: steps added, removed, changed (same agent, new
     action or mode) and moved (kept, but out of their old order; a renumbering alone is not a move)."""
+    lang = new.lang
     used: set[int] = set()
     pairs: dict[int, int] = {}  # new index -> old index
     for ni, ns in enumerate(new.steps):
@@ -75,24 +77,25 @@ def plan_diff(old: Plan, new: Plan) -> list[DiffLine]:
     lines: list[tuple[float, int, DiffLine]] = []
     for ni, ns in enumerate(new.steps):
         if ni not in pairs:
-            lines.append((ni, 0, DiffLine(kind="added", step=ns.step, text=ns.label())))
+            lines.append((ni, 0, DiffLine(kind="added", step=ns.step, text=step_line(ns, lang))))
             continue
         os_ = old.steps[pairs[ni]]
         if _key(os_) != _key(ns) or os_.mode != ns.mode:
-            was = os_.action if os_.action != ns.action else f"mode {os_.mode}"
-            now = ns.action if os_.action != ns.action else f"mode {ns.mode}"
+            was = os_.action if os_.action != ns.action else mode_label(os_.mode, lang)
+            now = ns.action if os_.action != ns.action else mode_label(ns.mode, lang)
             lines.append((ni, 1, DiffLine(kind="changed", step=ns.step,
-                                          text=f"{ns.step}. {ns.agent}: {was} → {now}")))
+                                          text=f"{ns.step}. {agent_label(ns.agent, lang)}: {was} → {now}")))
         if ni not in in_order:
             lines.append((ni, 2, DiffLine(kind="moved", step=ns.step,
-                                          text=f"{ns.label()} (was step {os_.step})")))
+                                          text=t(lang, f"{step_line(ns, lang)} (was step {os_.step})",
+                                                 f"{step_line(ns, lang)}（原第 {os_.step} 步）"))))
     matched_old = set(pairs.values())
     for oi, os_ in enumerate(old.steps):
         if oi not in matched_old:
             # shown where it stood: just before the new step that followed it
             after = [ni for ni in pairs if pairs[ni] < oi]
             position = (max(after) + 0.5) if after else -0.5
-            lines.append((position, -1, DiffLine(kind="removed", step=os_.step, text=os_.label())))
+            lines.append((position, -1, DiffLine(kind="removed", step=os_.step, text=step_line(os_, lang))))
     return [line for _, _, line in sorted(lines, key=lambda x: (x[0], x[1]))]
 
 
@@ -100,7 +103,7 @@ _SIGNS = {"added": "+", "removed": "-", "changed": "~", "moved": "↕"}
 
 
 def diff_lines(old: Plan, new: Plan) -> list[str]:
-    """The diff for display: "+ 3. communication (parallel): …", "- 2. …", "~ …", "↕ …"."""
+    """The diff for display: "+ 3. Communication agent (in parallel): …", "- 2. …", "~ …", "↕ …"."""
     return [f"{_SIGNS[d.kind]} {d.text}" for d in plan_diff(old, new)]
 
 

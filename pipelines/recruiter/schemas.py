@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from pipelines.core.text import has_cjk
+from pipelines.core.text import own_words_language
 
 Role = Literal["recruiter", "job_seeker"]
 Intent = Literal["chat", "plan", "workflow"]
@@ -123,10 +123,12 @@ PlanWorkflowType = Literal["job_launch", "bulk_outreach", "candidate_review", "i
                            "chain"]
 PLAN_WORKFLOW_TYPES: tuple[str, ...] = tuple(w for w in WORKFLOW_TYPES if w != "status_change") + ("chain",)
 AGENTS: tuple[str, ...] = ("supervisor", "matching", "communication", "scheduling", "resume", "jd", "pipeline")
+
+
 def _lang(lang: str | None, text: str = "") -> str:
     if lang in ("en", "zh"):
         return lang
-    return "zh" if has_cjk(text) else "en"
+    return own_words_language(text)
 
 
 class PlanStep(BaseModel):
@@ -135,10 +137,6 @@ class PlanStep(BaseModel):
     agent: AgentName
     action: str = Field(min_length=1, max_length=300)
     mode: Mode = "sequential"
-
-    def label(self) -> str:
-        mode = "" if self.mode == "sequential" else f" ({self.mode})"
-        return f"{self.step}. {self.agent}{mode}: {self.action}"
 
 
 class EstimatedActions(BaseModel):

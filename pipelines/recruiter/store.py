@@ -13,6 +13,7 @@ from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.guardrails.tables import metadata as guardrail_metadata
 from pipelines.core.storage.engine import create_tables, make_engine
 from pipelines.recruiter.records import APPLICATION_STATUSES, Candidate, Job
@@ -20,6 +21,8 @@ from pipelines.recruiter.tables import (
     application_history, applications, candidates, chat_messages, chat_sessions, jobs, meta, metadata, pii_vault,
     workflows,
 )
+
+VAULT_ATTEMPTS = 20  # tries to add placeholders while parallel agents add theirs (each try follows someone's write)
 
 
 def _job(row: Any) -> Job:
@@ -122,6 +125,11 @@ class RecruitingStore:
             people = conn.execute(select(candidates.c.id, candidates.c.name, candidates.c.email)).all()
             job_ids = set(conn.execute(select(jobs.c.id)).scalars())
         return ({p.id for p in people} | job_ids, {p.name for p in people}, {p.email for p in people if p.email})
+
+    def names(self) -> list[str]:
+        """The candidates' names and the jobs' titles: what a message names rather than says."""
+        with self.engine.connect() as conn:
+            return [*conn.execute(select(candidates.c.name)).scalars(), *conn.execute(select(jobs.c.title)).scalars()]
 
     # --- applications --------------------------------------------------------------------------------------
     def applications(self, *, job_id: str | None = None, status: str | None = None,
@@ -232,6 +240,28 @@ class RecruitingStore:
                     conn.execute(insert(pii_vault), new)
             except IntegrityError:  # a second tab saved the same placeholders: theirs stand
                 pass
+
+    def mask_pii(self, session_id: str, *texts: str) -> list[str]:
+        """The texts masked with the session's vault, the placeholders they add written in the same go. Agents
+        that mask at the same time (the Communication agent's fan-out) would each number a new address [EMAIL_3]:
+        whoever writes first keeps it, and the others mask again with the vault as it is then, so one placeholder
+        never stands for two values."""
+        for _ in range(VAULT_ATTEMPTS):
+            known = self.vault_entries(session_id)
+            vault = PiiVault.from_entries(known)
+            masked = [vault.mask(text) for text in texts]
+            new = [{"session_id": session_id, "placeholder": k, "value": v[:500]}
+                   for k, v in vault.entries().items() if k not in known]
+            if not new:
+                return masked
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(pii_vault), new)
+                return masked
+            except IntegrityError:  # another writer took one of these placeholders first
+                continue
+        raise RuntimeError(f"the personal-data vault of session {session_id} changed {VAULT_ATTEMPTS} times "
+                           "while masking; try again")
 
     # --- workflows (seed §9): what is paused, for check_paused -----------------------------------------------
     def start_workflow(self, session_id: str, *, user_id: str, workflow_type: str, graph_name: str, thread_id: str,

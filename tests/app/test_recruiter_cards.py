@@ -129,15 +129,20 @@ def test_the_pipeline_cleanup_goes_through_its_list(page, data_dir):
     assert chat_lines(app)[-1][0] == "assistant"
 
 
-def test_hostile_text_in_a_draft_edit_is_kept_as_text(page, data_dir):
+def review_one_draft(page):
+    """A job launch approved, at its email review with only the first draft ticked: (app, its outbox id, the
+    prefix of its fields' keys)."""
     app = start(page, LAUNCH)
     click(app, "Approve")
     boxes = picks(app)
     for box in boxes[1:]:
         box.uncheck()
     app.run()
-    first_id = boxes[0].key.rsplit("_", 1)[1]
-    prefix = boxes[0].key.rsplit("_pick_", 1)[0]
+    return app, boxes[0].key.rsplit("_", 1)[1], boxes[0].key.rsplit("_pick_", 1)[0]
+
+
+def test_hostile_text_in_a_draft_edit_is_kept_as_text(page, data_dir):
+    app, first_id, prefix = review_one_draft(page)
     app.text_input(key=f"{prefix}_subject_{first_id}").input(HOSTILE)
     app.text_area(key=f"{prefix}_body_{first_id}").input(f"Hello\n# {HOSTILE}\n![x](http://evil.example/p.png)").run()
     no_errors(app)
@@ -157,3 +162,66 @@ def test_an_answer_to_a_question_that_has_moved_on_is_refused_with_a_note(page, 
     no_errors(app)
     assert any("moved on" in w.value for w in app.warning)
     assert {"Approve", "Modify", "Cancel"} <= card_labels(app)  # the current plan still waits
+
+
+def test_the_plan_card_says_what_the_workflow_and_its_agents_are(page, data_dir):
+    app = start(page, CHAIN)
+    shown = texts(app)
+    assert "Workflow: Several workflows in a row" in shown.replace("*", "")
+    assert "Matching agent" in shown and "Communication agent" in shown
+    assert "chain" not in shown.replace("Find candidates", "")  # the raw workflow type is never shown
+    plan_reply = chat_lines(app)[-1][1]
+    assert "Supervisor (waits for your approval)" in plan_reply and "(interrupt)" not in plan_reply
+
+
+def test_the_cleanup_card_says_no_next_stage_instead_of_none(page, data_dir):
+    app = start(page, "Clean up the pipeline")
+    click(app, "Approve")
+    labels = [b.label for b in picks(app)]
+    follow_ups = [label for label in labels if "no next stage" in label]
+    assert follow_ups and all("→ no next stage (follow up) · waiting too long in a late stage" in label
+                              for label in follow_ups)
+    assert not any("None" in label or "[stuck]" in label or "[stale]" in label for label in labels)
+    assert any("→ rejected · no activity for too long" in label for label in labels)
+    first = labels[0].replace("\\", "")
+    assert " · J0" in first and first.split(" · J0")[1].split(":")[0].strip() != first.split(" · J0")[1][:2]
+
+
+def test_the_email_review_shows_the_real_address_and_an_edit_keeps_it(page, data_dir):
+    app, first_id, prefix = review_one_draft(page)
+    shown = " ".join(t.value for t in app.text)
+    assert "[EMAIL_" not in shown and "To: " in shown and "@" in shown  # the recruiter reads the address
+    first_id = int(first_id)
+    address = outbox(data_dir)[first_id].to_address
+    assert f"To: {address}" in shown, (address, shown)
+    app.text_area(key=f"{prefix}_body_{first_id}").input(f"Hello, we will write to {address} again.").run()
+    click(app, "Send 1 selected")
+    assert outbox(data_dir)[first_id].body == f"Hello, we will write to {address} again."
+
+
+def in_page_order(app) -> list[str]:
+    """The page's widgets as (kind: key or label), top to bottom."""
+    return [f"{node.type}:{getattr(node, 'key', None) or getattr(node, 'label', '')}" for node in app.main
+            if node.type in ("button", "text_area", "checkbox")]
+
+
+def test_the_card_waiting_for_the_recruiter_comes_before_the_message_box(page, data_dir):
+    app = start(page, LAUNCH)
+    order = in_page_order(app)
+    approve = order.index(next(o for o in order if o.startswith(f"button:{CARD}") and o.endswith("_approve")))
+    box = order.index("text_area:recruiter_reply_text")
+    assert approve < box  # right under the plan's reply, not below the box (and the fold)
+    assert not any("/ 64,000 characters" in c.value for c in app.caption)  # no counter of an empty box
+    click(app, "Approve")
+    order = in_page_order(app)
+    first_pick = next(i for i, o in enumerate(order) if o.startswith(f"checkbox:{CARD}"))
+    assert first_pick < order.index("text_area:recruiter_reply_text")
+
+
+def test_a_refused_over_long_message_shows_its_length_against_the_limit(page, data_dir):
+    app = start(page, "Who matches J001?")
+    box = next(t for t in app.text_area if t.label.startswith("Your message"))
+    box.input("x" * 70_000)
+    next(b for b in app.button if b.label == "Send").click().run()
+    assert any("70,000 / 64,000 characters: over the limit" in c.value for c in app.caption)
+    assert next(t for t in app.text_area if t.label.startswith("Your message")).value == "x" * 70_000

@@ -232,7 +232,7 @@ def test_a_guardrail_log_entry_appears_and_filters_by_severity(page, data_dir):
     app.selectbox(key="recruiting_log_severity").set_value("blocked").run()
     no_errors(app)
     entries = table(app, "recruiting_log_table")
-    assert list(entries["check_name"]) == ["input_injection"] and entries.iloc[0]["context"] == '{"turn": 1}'
+    assert list(entries["check_name"]) == ["Prompt injection"] and entries.iloc[0]["context"] == '{"turn": 1}'
     app.selectbox(key="recruiting_log_severity").set_value("").run()
     app.selectbox(key="recruiting_log_check").set_value("input_pii").run()
     no_errors(app)
@@ -334,7 +334,9 @@ def test_a_plan_with_one_modification_shows_its_steps_and_diff(page, data_dir):
     select(app, "recruiting_plans_table")
     shown = table(app, "recruiting_plan_steps")
     assert list(shown["action"]) == ["Rank the candidates for J001", HOSTILE]
-    assert list(shown["agent"]) == ["matching", "communication"]
+    assert list(shown["agent"]) == ["Matching agent", "Communication agent"]
+    assert list(shown["mode"]) == ["after the previous step"] * 2  # the plan as modified
+    assert listed.iloc[0]["workflow_type"] == "Bulk outreach"
     assert any(t.value == HOSTILE for t in app.text)  # the goal as text
     assert any(t.value == f"Instruction: Rewrite step 2: {HOSTILE}" for t in app.text)
     assert any(c.value == f"- 2. communication: {steps[1].action}\n+ 2. communication: {HOSTILE}" for c in app.code)

@@ -22,13 +22,24 @@ def wait_for_card(page, kind: str, timeout_ms: int = 90000) -> None:
     settle(page)
 
 
+def chat_bottom(page) -> float:
+    last = page.locator("[data-testid='stChatMessage']").last.bounding_box()
+    return last["y"] + last["height"]
+
+
 def test_a_job_launch_is_approved_and_some_edited_drafts_go_out(server, browser_page):
     page = browser_page
     send_first(page, server, LAUNCH)
     wait_for_card(page, "plan_approval")
     plan = card(page, "plan_approval").inner_text()
-    assert "Plan for your approval" in plan and "0 of 3" in plan and "matching" in plan
+    assert "Plan for your approval" in plan and "0 of 3" in plan and "Matching agent" in plan
+    assert "Workflow: Job launch" in plan and "job_launch" not in plan
     assert "answer above" in page.locator("body").inner_text()
+    # What waits for the recruiter comes right under the plan's reply, above the message box (and the fold).
+    card_top = card(page, "plan_approval").bounding_box()["y"]
+    assert card_top < page.get_by_label("Your message", exact=False).bounding_box()["y"]
+    assert card_top < chat_bottom(page) + 200
+    assert "/ 64,000 characters" not in page.locator("body").inner_text()
     page.screenshot(path=str(SHOTS / "recruiter_plan_01_card.png"), full_page=True)
 
     click(page, "Approve")
@@ -36,6 +47,8 @@ def test_a_job_launch_is_approved_and_some_edited_drafts_go_out(server, browser_
     review = card(page, "final_approval")
     boxes = review.locator("[data-testid='stCheckbox']")
     assert boxes.count() >= 3 and "Emails left today" in review.inner_text()
+    assert "[EMAIL_" not in review.inner_text() and "To: " in review.inner_text()  # the addresses, not placeholders
+    assert review.bounding_box()["y"] < page.get_by_label("Your message", exact=False).bounding_box()["y"]
     for i in range(2, boxes.count()):
         act(page, lambda i=i: boxes.nth(i).locator("label").click())
     subject = review.get_by_label("Subject").first

@@ -12,11 +12,13 @@ import pytest
 from pipelines.core.guardrails.action_limits import ActionLimiter
 from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.log import GuardrailLog
+from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.guardrails.tables import metadata as guardrail_metadata
 from pipelines.core.storage.engine import make_engine
 from pipelines.recruiter.records import Candidate, Job
 from pipelines.recruiter.store import RecruitingStore
 from pipelines.recruiter.tables import metadata
+from tests.unit.recruiter.test_store import LockstepStore
 
 pytestmark = pytest.mark.services
 
@@ -156,3 +158,15 @@ def test_two_bookers_never_overlap_one_interviewer_on_the_server(store):
     with ThreadPoolExecutor(2) as pool:
         won = list(pool.map(book, ["C1", "C2"]))
     assert sorted(won) == [False, True]
+
+
+def test_maskers_reading_the_same_vault_never_share_a_placeholder_on_the_server(store, server_url):
+    """The Communication agent's fan-out on a shared database: four maskers read the vault before any writes."""
+    racing = LockstepStore(server_url, parties=4)
+    addresses = [f"person{i}@example.com" for i in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        masked = dict(zip(addresses, pool.map(lambda a: racing.mask_pii("s1", a)[0], addresses), strict=True))
+    racing.first_reads = None
+    vault = PiiVault.from_entries(store.vault_entries("s1"))
+    assert len(set(masked.values())) == 4 and all(vault.restore(p) == a for a, p in masked.items())
+    racing.dispose()

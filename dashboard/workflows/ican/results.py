@@ -10,6 +10,7 @@ from dashboard.workflows.ican.charts import make_riasec_figure, matches_table, r
 from dashboard.studio.workflow_page import demote_headings
 from pipelines.core.markup import escape_markdown, sanitize_markdown
 from pipelines.core.runtime.session import Session
+from pipelines.ican.riasec import type_name
 
 KEY = "ican"
 
@@ -33,8 +34,8 @@ def render_results_tab(session: Session) -> None:
     with right:
         st.metric("Holland code", code or "—")
         for letter, quotes in (values.get("riasec_evidence") or {}).items():
-            if quotes and letter in code:  # the client's own words: shown as they wrote them
-                st.caption(f"**{escape_markdown(letter)}** · " +
+            if quotes and len(letter) == 1 and letter in code:  # the client's own words: shown as they wrote them
+                st.caption(f"**{escape_markdown(letter)}** {type_name(letter, lang)} · " +
                            " · ".join(f"“{escape_markdown(q, line_breaks=False)}”" for q in quotes[:3]))
     matches = values.get("career_matches") or []
     st.markdown("**Career matches** (O\\*NET 30.2, top 10)")

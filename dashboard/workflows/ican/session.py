@@ -142,4 +142,4 @@ def _resume_box(session: Session, values: Mapping[str, Any]) -> bool:
 
 def render_chat(session: Session) -> None:
     """Progress, the conversation, the resume attachment and the client's reply box, above the studio."""
-    render_generic_chat(session, CHAT, header=_progress, attachment=_resume_box)
+    render_generic_chat(session, CHAT, header=_progress, above_reply=_resume_box)

@@ -13,6 +13,7 @@ import streamlit as st
 from dashboard.workflows.recruiter.card_buttons import button, card_key
 from pipelines.core.markup import escape_markdown
 from pipelines.core.runtime.outcomes import PendingInterrupt
+from pipelines.recruiter.labels import cleanup_line
 
 
 def _question(pending: PendingInterrupt, title: str, default: str) -> None:
@@ -127,8 +128,11 @@ def render_slot_card(pending: PendingInterrupt, action: str | None) -> Any:
     value = pending.value or {}
     slots = [s for s in value.get("slots") or [] if isinstance(s, dict) and s.get("start")]
     _question(pending, ":material/event: Pick an interview time", "Which interview time?")
-    people = ", ".join(str(c) for c in value.get("candidate_ids") or [])
+    names = {str(c.get("id")): c.get("name") for c in value.get("candidates") or [] if isinstance(c, dict)}
+    people = ", ".join(f"{names[c]} ({c})" if names.get(c) else c for c in map(str, value.get("candidate_ids") or []))
     st.markdown(f"**Candidates:** {escape_markdown(people or '—')}")
+    if value.get("interviewer"):
+        st.markdown(f"**Interviewer:** {escape_markdown(value['interviewer'])}")
     st.caption("The first candidate takes the chosen slot, the next ones the proposed slots after it, in order.")
     starts: dict[str, str] = {}  # the label shown -> the slot's ISO start
     for slot in slots:
@@ -153,9 +157,8 @@ def render_cleanup_card(pending: PendingInterrupt, action: str | None) -> Any:
     _question(pending, ":material/cleaning_services: Pipeline cleanup", "Which changes should be carried out?")
     ids = [str(p.get("id")) for p in proposals]
     for proposal, proposal_id in zip(proposals, ids, strict=True):
-        label = (f"{proposal.get('name')} ({proposal.get('candidate_id')}) · {proposal.get('job_id')}: "
-                 f"{proposal.get('status')} → {proposal.get('proposed_status')} [{proposal.get('category')}]")
-        st.checkbox(escape_markdown(label), value=False, key=card_key(pending, "pick", proposal_id))
+        st.checkbox(escape_markdown(cleanup_line(proposal, str(proposal.get("job_title") or ""))), value=False,
+                    key=card_key(pending, "pick", proposal_id))
         st.caption(escape_markdown(proposal.get("reason") or ""))
     chosen = _checked(pending, ids)
     cols = st.columns([1, 1, 1, 2])
@@ -176,9 +179,10 @@ def render_status_card(pending: PendingInterrupt, action: str | None) -> Any:
     value = pending.value or {}
     proposal = value.get("proposal") or {}
     _question(pending, ":material/swap_horiz: Status change", "Apply this status change?")
-    st.dataframe(pd.DataFrame([{"candidate": proposal.get("candidate_id"), "name": proposal.get("candidate_name"),
-                                "job": proposal.get("job_id"), "title": proposal.get("job_title"),
-                                "from": proposal.get("from_status"), "to": proposal.get("to_status")}]),
+    st.dataframe(pd.DataFrame([{"Candidate": proposal.get("candidate_id"), "Name": proposal.get("candidate_name"),
+                                "Job": proposal.get("job_id"), "Title": proposal.get("job_title"),
+                                "From": proposal.get("from_status") or "no application",
+                                "To": proposal.get("to_status")}]),
                  hide_index=True, width="stretch")
     note = st.text_input("Note (kept in the application's history)", max_chars=500, key=card_key(pending, "note"))
     cols = st.columns([1, 1, 3])

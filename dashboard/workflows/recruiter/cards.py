@@ -8,7 +8,8 @@ bodies, reasons) is shown as text: escaped Markdown, st.text/st.code, or datafra
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -21,9 +22,12 @@ from dashboard.workflows.recruiter.card_buttons import PREFIX, REQUEST, button
 from dashboard.workflows.recruiter.batch_cards import (
     render_cleanup_card, render_drafts_card, render_shortlist_card, render_slot_card, render_status_card,
 )
+from dashboard.workflows.recruiter.stores import recruiting_store
+from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.markup import escape_markdown
 from pipelines.core.runtime.outcomes import PendingInterrupt
 from pipelines.core.runtime.session import Session
+from pipelines.recruiter.labels import agent_label, mode_label, workflow_label
 from pipelines.recruiter.plan_edit import apply_decision, diff_lines
 from pipelines.recruiter.schemas import AGENTS, Plan, PlanDecision
 from pipelines.recruiter.state import (
@@ -73,15 +77,17 @@ def _same_steps(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
 
 def _plan_summary(plan: dict[str, Any], value: dict[str, Any]) -> None:
     st.markdown(f"**Goal:** {escape_markdown(plan.get('goal'))}")
+    st.markdown(f"**Workflow:** {escape_markdown(workflow_label(plan.get('workflow_type')))}")
     estimated = plan.get("estimated_actions") or {}
-    cols = st.columns(4)
-    cols[0].metric("Workflow", str(plan.get("workflow_type") or "—"))
-    cols[1].metric("Emails", int(estimated.get("emails") or 0))
-    cols[2].metric("API calls", int(estimated.get("api_calls") or 0))
-    cols[3].metric("Revisions", f"{int(value.get('revisions') or 0)} of {int(value.get('max_revisions') or 0)}")
-    agents = ", ".join(str(a) for a in plan.get("agents_required") or []) or "—"
+    cols = st.columns(3)
+    cols[0].metric("Emails", int(estimated.get("emails") or 0))
+    cols[1].metric("API calls", int(estimated.get("api_calls") or 0))
+    cols[2].metric("Revisions", f"{int(value.get('revisions') or 0)} of {int(value.get('max_revisions') or 0)}")
+    agents = ", ".join(agent_label(a) for a in plan.get("agents_required") or []) or "—"
     st.markdown(f"**Agents:** {escape_markdown(agents)}")
-    st.dataframe(_steps_frame(plan.get("steps") or []), hide_index=True, width="stretch",
+    steps = _steps_frame(plan.get("steps") or [])
+    steps = steps.assign(agent=steps["agent"].map(agent_label), mode=steps["mode"].map(mode_label))
+    st.dataframe(steps, hide_index=True, width="stretch",
                  column_config={"step": st.column_config.NumberColumn("Step", width="small"),
                                 "agent": "Agent", "mode": "Mode", "action": st.column_config.TextColumn("Action")})
 
@@ -119,8 +125,10 @@ def _step_editor(pending: PendingInterrupt, value: dict[str, Any]) -> None:
         key=f"{PREFIX}_{pending.id}_editor",
         column_config={
             "step": st.column_config.NumberColumn("Step", min_value=1, step=1, width="small"),
-            "agent": st.column_config.SelectboxColumn("Agent", options=list(AGENTS), required=True),
-            "mode": st.column_config.SelectboxColumn("Mode", options=list(MODES), default="sequential"),
+            "agent": st.column_config.SelectboxColumn("Agent", options=list(AGENTS), required=True,
+                                                      format_func=agent_label),
+            "mode": st.column_config.SelectboxColumn("Mode", options=list(MODES), default="sequential",
+                                                     format_func=mode_label),
             "action": st.column_config.TextColumn("Action", max_chars=300, required=True),
         })
     st.session_state[f"{PREFIX}_{pending.id}_steps_frame"] = frame
@@ -193,14 +201,41 @@ CARDS: dict[str, Card] = {
 KINDS: tuple[str, ...] = tuple(CARDS)
 
 
+def _restored(value: Any, vault: PiiVault) -> Any:
+    """The interrupt's value with the session's personal data put back: the run holds `[EMAIL_1]`, the recruiter
+    reads the address."""
+    if isinstance(value, str):
+        return vault.restore(value)
+    if isinstance(value, dict):
+        return {key: _restored(item, vault) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_restored(item, vault) for item in value]
+    return value
+
+
+def _masked_edits(answer: Any, session_id: str) -> Any:
+    """Edited drafts masked again before they go into the run (its checkpoints never hold personal data in clear);
+    sending restores them from the vault."""
+    edits = answer.get("edits") if isinstance(answer, dict) else None
+    if not edits:
+        return answer
+    fields = [(key, name) for key, edit in edits.items() for name in edit]
+    texts = recruiting_store().mask_pii(session_id, *(edits[key][name] for key, name in fields))
+    masked: dict[str, dict[str, str]] = {}
+    for (key, name), text in zip(fields, texts, strict=True):
+        masked.setdefault(key, {})[name] = text
+    return {**answer, "edits": masked}
+
+
 def _submit(session: Session, pending: PendingInterrupt, answer: Any, chat: Chat) -> None:
     # on in the background, as the chat's own answers go
     if answer_and_run_on(session, pending.id, answer, STALE, chat.answered, chat.finished):
         st.rerun()
 
 
-def render_cards(session: Session, chat: Chat) -> None:
-    """The card of the interrupt the run waits at (none while a background run goes on)."""
+def render_cards(session: Session, chat: Chat, values: Mapping[str, Any]) -> None:
+    """The card of the interrupt the run waits at (none while a background run goes on), with the session's
+    personal data restored for the recruiter to read."""
     request = st.session_state.pop(REQUEST, None)
     if services.background_runs().active(session.thread_id) is not None:
         return
@@ -212,7 +247,10 @@ def render_cards(session: Session, chat: Chat) -> None:
         return
     current = pending[0]
     action = request[1] if request and request[0] == current.id else None
+    session_id = str(values.get("session_id") or "")
+    vault = PiiVault.from_entries(recruiting_store().vault_entries(session_id))
+    shown = dataclasses.replace(current, value=_restored(current.value, vault))
     with st.container(border=True, key=f"{PREFIX}_{current.kind}"):
-        answer = CARDS[current.kind](current, action)
+        answer = CARDS[current.kind](shown, action)
     if answer is not None:
-        _submit(session, current, answer, chat)
+        _submit(session, current, _masked_edits(answer, session_id), chat)

@@ -11,6 +11,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 
 from dashboard.studio.metrics_charts import empty_figure
+from pipelines.core.guardrails.findings import check_label
 from pipelines.recruiter.records import APPLICATION_STATUSES, Candidate, Job
 
 JOB_COLUMNS = {"id": "ID", "title": "Title", "location": "Location", "min_years": "Min. years", "skills": "Skills"}
@@ -76,7 +77,7 @@ def _context(value: Any) -> str:
 
 
 def log_frame(entries: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    records = [{"created_at": pd.to_datetime(e.get("created_at"), utc=True), "check_name": e["check_name"],
+    records = [{"created_at": pd.to_datetime(e.get("created_at"), utc=True), "check_name": check_label(e["check_name"]),
                 "severity": e["severity"], "message": e.get("message") or "", "context": _context(e.get("context_json")),
                 "session_id": e.get("session_id") or ""}
                for e in entries]
@@ -143,7 +144,7 @@ def make_log_figure(summary: pd.DataFrame) -> go.Figure:
     if summary.empty:
         return empty_figure("No guardrail finding logged yet")
     severities = [c for c in summary.columns if c not in ("check", "total")]
-    checks = [plotly_text(c) for c in summary["check"]]
+    checks = [plotly_text(check_label(c)) for c in summary["check"]]
     long = summary.assign(check=checks).melt(id_vars="check", value_vars=severities, var_name="severity",
                                              value_name="findings")
     long = long[long["findings"] > 0]

@@ -15,6 +15,7 @@ from dashboard.studio.chat import Chat, Turn, render_chat as render_generic_chat
 from dashboard.studio.run_sidebar import start_run
 from dashboard.workflows.recruiter.cards import render_cards
 from dashboard.workflows.recruiter.stores import recruiting_store
+from pipelines.core.guardrails.findings import check_label
 from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import get_spec
 from pipelines.core.runtime.session import Session
@@ -64,7 +65,8 @@ def guardrail_banners(values: Mapping[str, Any]) -> None:
     for finding in values.get("guardrail_findings") or []:
         if finding.get("severity") in ("warning", "blocked"):
             label = "Blocked" if finding.get("severity") == "blocked" else "Guardrail warning"
-            st.warning(f"**{label}** · {escape_markdown(finding.get('check'))}: {escape_markdown(finding.get('message'))}",
+            st.warning(f"**{label}** · {escape_markdown(check_label(finding.get('check')))}: "
+                       f"{escape_markdown(finding.get('message'))}",
                        icon=SEVERITY_ICONS.get(finding.get("severity"), ":material/warning:"))
 
 
@@ -74,16 +76,21 @@ CHAT = Chat(
     key=KEY, turns=conversation, kind="", max_chars=64_000, too_long=_too_long, send_label="Send",
     continue_label="Continue the turn", new_turn=next_turn,
     new_turn_label="Your message (ask about jobs, candidates and the pipeline)",
-    answered="The assistant has answered.", finished="The assistant has answered.",
+    answered="The assistant has answered.", finished="The assistant has answered.", counter_from=0.8,
     avatars={"user": ":material/person:", "assistant": ":material/work:"})
 
 
 def render_chat(session: Session) -> None:
-    """The conversation, then the approval card of the interrupt the turn waits at (dashboard/.../cards.py)."""
+    """The conversation, then the approval card of the interrupt the turn waits at (dashboard/.../cards.py) right
+    under the last reply, then the message box."""
     chat = dataclasses.replace(CHAT, max_chars=_max_chars())
-    render_generic_chat(session, chat, header=guardrail_banners)
-    if services.background_runs().active(session.thread_id) is None:
-        render_cards(session, chat)
+
+    def card(session: Session, values: Mapping[str, Any]) -> bool:
+        if services.background_runs().active(session.thread_id) is None:
+            render_cards(session, chat, values)  # an answered card reruns the page itself
+        return False
+
+    render_generic_chat(session, chat, header=guardrail_banners, above_reply=card)
 
 
 def render_start_form(spec: PipelineSpec) -> None:
@@ -94,7 +101,7 @@ def render_start_form(spec: PipelineSpec) -> None:
         role = st.radio("You are", list(ROLES), format_func=ROLES.get, horizontal=True, key=f"{KEY}_start_role")
         message = st.text_area("Message", key=f"{KEY}_first_message", height=100,
                                placeholder="e.g. Who matches J001? / 谁适合 J002？ / Summarise C010's resume")
-        render_counter(message, max_chars)
+        render_counter(message, max_chars, CHAT.counter_from)
         submitted = st.form_submit_button("Send", type="primary")
     if not submitted:
         return

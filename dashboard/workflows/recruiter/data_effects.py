@@ -10,8 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from pipelines.core.markup import escape_markdown
-from pipelines.recruiter.calendar_events import InterviewCalendar, InterviewEvent, Interviewer, ics_filename, ics_for, \
-    load_interviewers
+from pipelines.recruiter.calendar_events import (
+    ICS_MIME, InterviewCalendar, InterviewEvent, Interviewer, ics_filename, ics_for, load_interviewers,
+)
+from pipelines.recruiter.labels import agent_label, mode_label, workflow_label
 from pipelines.recruiter.outbox import EDITABLE, Outbox, OutboxMessage
 from pipelines.recruiter.plan_store import PlanStore
 from pipelines.recruiter.store import RecruitingStore
@@ -108,7 +110,7 @@ def render_message(outbox: Outbox, message: OutboxMessage) -> None:
         cols = st.columns(2)
         if message.attachment_text:
             cols[0].download_button("Download the invitation (.ics)", message.attachment_text.encode("utf-8"),
-                                    file_name=message.attachment_name or "invite.ics", mime="text/calendar",
+                                    file_name=message.attachment_name or "invite.ics", mime=ICS_MIME,
                                     key="recruiting_outbox_ics", on_click="ignore", icon=":material/event:")
         if message.status in EDITABLE and cols[1].button("Discard", key="recruiting_outbox_discard",
                                                          icon=":material/delete:"):
@@ -177,7 +179,7 @@ def render_calendar_tab(store: RecruitingStore) -> None:
         ics = ics_for(chosen_event, candidates.get(chosen_event.candidate_id) or chosen_event.candidate_id,
                       jobs.get(chosen_event.job_id) or chosen_event.job_id, interviewer)
         cols[0].download_button("Download the invitation (.ics)", ics, file_name=ics_filename(chosen_event),
-                                mime="text/calendar", key="recruiting_calendar_ics", on_click="ignore",
+                                mime=ICS_MIME, key="recruiting_calendar_ics", on_click="ignore",
                                 icon=":material/event:")
         if chosen_event.status == "scheduled" and cols[1].button("Cancel the interview", key="recruiting_calendar_cancel",
                                                                  icon=":material/event_busy:"):
@@ -188,15 +190,15 @@ def render_calendar_tab(store: RecruitingStore) -> None:
 
 # --- plans ---------------------------------------------------------------------------------------------------------
 def plans_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    records = [{"id": r["id"], "goal": r.get("goal") or "", "workflow_type": r.get("workflow_type") or "",
-                "status": r.get("status") or "", "updated_at": pd.to_datetime(r.get("updated_at"), utc=True)}
+    records = [{"id": r["id"], "goal": r.get("goal") or "", "workflow_type": workflow_label(r.get("workflow_type")),
+                "status": _label(r.get("status") or ""), "updated_at": pd.to_datetime(r.get("updated_at"), utc=True)}
                for r in rows]
     return pd.DataFrame(records, columns=list(PLAN_COLUMNS))
 
 
 def steps_frame(plan: dict[str, Any]) -> pd.DataFrame:
     steps = [s for s in (plan.get("steps") or []) if isinstance(s, dict)]
-    return pd.DataFrame([{"step": s.get("step"), "agent": s.get("agent") or "", "mode": s.get("mode") or "sequential",
+    return pd.DataFrame([{"step": s.get("step"), "agent": agent_label(s.get("agent")), "mode": mode_label(s.get("mode")),
                           "action": s.get("action") or ""} for s in steps], columns=list(STEP_COLUMNS))
 
 

@@ -16,7 +16,7 @@ from dashboard.workflows.recruiter import charts, stores
 from dashboard.workflows.recruiter.data_effects import render_calendar_tab, render_outbox_tab, render_plans_tab, \
     rerun_saying, show_flash
 from dashboard.workflows.recruiter.data_import import render_import_tab
-from pipelines.core.guardrails.findings import CHECKS
+from pipelines.core.guardrails.findings import CHECKS, check_label
 from pipelines.core.guardrails.injection import detect_injection
 from pipelines.core.markup import escape_markdown
 from pipelines.recruiter.records import APPLICATION_STATUSES
@@ -257,7 +257,7 @@ def render_log_tab(store: RecruitingStore) -> None:
     severity = cols[0].selectbox("Severity", ["", *charts.SEVERITIES], key="recruiting_log_severity",
                                  format_func=lambda s: s.capitalize() if s else "All severities")
     check = cols[1].selectbox("Check", ["", *checks], key="recruiting_log_check",
-                              format_func=lambda c: c or "All checks")
+                              format_func=lambda c: check_label(c) if c else "All checks")
     entries = log.entries(severity=severity or None, check=check or None, limit=LOG_LIMIT)
     total = sum(counts.values())
     newest = f"the newest {LOG_LIMIT} of " if len(entries) == LOG_LIMIT else ""

@@ -11,6 +11,20 @@ Severity = Literal["info", "warning", "blocked"]
 CHECKS = ("input_injection", "input_jailbreak", "indirect_injection", "input_pii", "input_length",
           "output_safety", "output_hallucination", "output_format", "output_canary_leak", "output_pii", "action_rate_limit",
           "action_role")
+# What each check means to the person who sees its banner or reads the log.
+CHECK_LABELS = {
+    "input_injection": "Prompt injection", "input_jailbreak": "Jailbreak attempt",
+    "indirect_injection": "Instructions hidden in a document", "input_pii": "Personal data masked",
+    "input_length": "Message too long", "output_safety": "Unsafe reply",
+    "output_hallucination": "Invented name, id or address", "output_format": "Reply format",
+    "output_canary_leak": "System prompt leak", "output_pii": "Personal data in the reply",
+    "action_rate_limit": "Action limit", "action_role": "Not allowed for this role",
+}
+
+
+def check_label(check: object) -> str:
+    """The reader's words for a check (a check this list does not know, as it is named)."""
+    return CHECK_LABELS.get(str(check or ""), str(check or "—"))
 
 
 @dataclass(frozen=True)

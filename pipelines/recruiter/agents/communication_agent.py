@@ -11,7 +11,6 @@ from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
 from pipelines.core.guardrails.output_validator import validate_output_text
-from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.models.failures import answer_or
 from pipelines.core.text import LANGUAGE_NAMES
 from pipelines.recruiter.agents.wiring import linear_agent
@@ -101,10 +100,8 @@ def finalize(state: CommunicationAgentState, runtime: Runtime[RecruiterContext])
     outbox_id = Outbox(store.engine).draft(draft["to"], draft["subject"], draft["body"], batch_id=state.get("batch_id"),
                                            session_id=state.get("session_id"), candidate_id=candidate_id,
                                            job_id=state.get("job_id"))
-    session_id = state.get("session_id") or ""
-    vault = PiiVault.from_entries(store.vault_entries(session_id))
-    shown = {"to": vault.mask(draft["to"]), "subject": draft["subject"], "body": vault.mask(draft["body"])}
-    store.save_vault(session_id, vault.entries())
+    to, body = store.mask_pii(state.get("session_id") or "", draft["to"], draft["body"])
+    shown = {"to": to, "subject": draft["subject"], "body": body}
     return {"drafts": [{"candidate_id": candidate_id, "name": name, "outbox_id": outbox_id, "ok": True, **shown,
                         "findings": findings}]}
 

@@ -27,7 +27,8 @@ def scan(rows: list[dict[str, Any]], people: list[Candidate], now: datetime) -> 
     """Every open application with its age, and the candidate's email key for finding the same person twice."""
     email = {p.id: (p.email or "").strip().lower() for p in people}
     return [{"application_id": row["id"], "candidate_id": row["candidate_id"], "name": row.get("candidate_name") or "",
-             "job_id": row["job_id"], "status": row["status"], "age_days": round(_age_days(row["updated_at"], now), 1),
+             "job_id": row["job_id"], "job_title": row.get("job_title") or "", "status": row["status"],
+             "age_days": round(_age_days(row["updated_at"], now), 1),
              "email_key": email.get(row["candidate_id"], "")}
             for row in rows if row["status"] in OPEN_STAGES]
 
@@ -57,10 +58,11 @@ def categorize(items: list[dict[str, Any]], lang: str, stale_days: int = STALE_D
         stage = stage_name(item["status"], lang)
         if item["status"] in ("new", "screening") and item["age_days"] >= stale_days:
             proposals.append(_proposal(item, "stale", "rejected", t(
-                lang, f"No activity for {days} days in {stage}: close it.", f"在{stage}阶段 {days} 天没有进展：建议关闭。")))
+                lang, f"No activity for {days} days at the {stage} stage: close it.",
+                f"在{stage}阶段 {days} 天没有进展：建议关闭。")))
         elif item["status"] in ("interview", "offer") and item["age_days"] >= stuck_days:
             proposals.append(_proposal(item, "stuck", None, t(
-                lang, f"Waiting {days} days in {stage}: follow up with the candidate or the interviewers.",
+                lang, f"Waiting {days} days at the {stage} stage: follow up with the candidate or the interviewers.",
                 f"在{stage}阶段已等待 {days} 天：请跟进候选人或面试官。")))
     return sorted(proposals, key=lambda p: (p["category"], p["job_id"], p["candidate_id"]))
 
@@ -68,4 +70,5 @@ def categorize(items: list[dict[str, Any]], lang: str, stale_days: int = STALE_D
 def _proposal(item: dict[str, Any], category: str, to_status: str | None, reason: str) -> dict[str, Any]:
     return {"id": f"{item['application_id']}", "application_id": item["application_id"],
             "candidate_id": item["candidate_id"], "name": item["name"], "job_id": item["job_id"],
+            "job_title": item.get("job_title") or "",
             "status": item["status"], "category": category, "proposed_status": to_status, "reason": reason}

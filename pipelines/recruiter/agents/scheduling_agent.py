@@ -13,7 +13,6 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from pipelines.core.errors import validate_input
-from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.calendar_events import InterviewCalendar, SlotTaken, ics_filename, ics_for, interviewers_for_job
 from pipelines.recruiter.outbox import Outbox
@@ -66,10 +65,14 @@ def route_after_proposals(state: SchedulingAgentState) -> str:
     return "choose_slot" if state.get("slots") else "finalize"
 
 
-def choose_slot(state: SchedulingAgentState) -> dict[str, Any]:
+def choose_slot(state: SchedulingAgentState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
     """INTERRUPT: the recruiter picks the time (`{"selected_slot": "..."}`), one per candidate, or cancels."""
-    lang = state.get("language") or "en"
+    lang, store = state.get("language") or "en", runtime.context.services.store
+    people = [store.candidate(c) for c in state.get("candidate_ids") or []]
+    interviewer = InterviewCalendar(store.engine).interviewers.get(state.get("interviewer_id") or "")
     answer = interrupt({"kind": SLOT_CHOICE, "slots": state["slots"], "candidate_ids": state.get("candidate_ids") or [],
+                        "candidates": [{"id": p.id, "name": p.name} for p in people if p],
+                        "interviewer": interviewer.name if interviewer else "",
                         "question": t(lang, "Which interview time?", "选择哪个面试时间？")})
     choice = validate_input(SlotChoice, answer if isinstance(answer, dict) else {"selected_slot": answer},
                             "the interview time")
@@ -100,7 +103,6 @@ def create_event(state: SchedulingAgentState, runtime: Runtime[RecruiterContext]
     interviewer = calendar.interviewers[state["interviewer_id"]]
     job = services.store.job(state["job_id"])
     booked, notes, invitations = [], list(state.get("scheduling_notes") or []), []
-    vault = PiiVault.from_entries(services.store.vault_entries(state.get("session_id") or ""))
     for candidate_id, start in (state.get("choice") or {}).items():
         person = services.store.candidate(candidate_id)
         try:
@@ -120,13 +122,13 @@ def create_event(state: SchedulingAgentState, runtime: Runtime[RecruiterContext]
             outbox_id = outbox.draft(person.email, subject, body, session_id=state.get("session_id"),
                                      candidate_id=person.id, job_id=job.id, attachment_name=ics_filename(event),
                                      attachment_text=ics_for(event, person, job, interviewer))
+            to, body = services.store.mask_pii(state.get("session_id") or "", person.email, body)
             invitations.append({"candidate_id": person.id, "name": person.name, "outbox_id": outbox_id, "ok": True,
-                                "to": vault.mask(person.email), "subject": subject, "body": vault.mask(body),
+                                "to": to, "subject": subject, "body": body,
                                 "findings": [], "attachment": ics_filename(event)})
         booked.append({"event_id": event.id, "candidate_id": person.id, "name": person.name,
                        "interviewer": interviewer.name, "start": event.local_start.isoformat(),
                        "timezone": event.timezone, "outbox_id": outbox_id})
-    services.store.save_vault(state.get("session_id") or "", vault.entries())
     return {"interviews": booked, "scheduling_notes": notes, "drafts": invitations}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
@@ -18,7 +19,7 @@ from pipelines.core.guardrails.input_validator import validate_input_text
 from pipelines.core.guardrails.output_validator import validate_output_text
 from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.models.failures import answer_or
-from pipelines.core.text import CJK_CHAR, LANGUAGE_NAMES, clip
+from pipelines.core.text import LANGUAGE_NAMES, clip, own_words_language
 from pipelines.recruiter import offline
 from pipelines.recruiter.actions import keyword_action, run_action
 from pipelines.recruiter.answers import t
@@ -35,8 +36,10 @@ def findings_as_state(findings: Any) -> list[dict[str, Any]]:
     return [{"check": f.check, "severity": f.severity, "message": f.message} for f in findings]
 
 
-def language_of(text: str) -> str:
-    return "zh" if CJK_CHAR.search(text or "") else "en"
+def language_of(text: str, names: Iterable[str] = ()) -> str:
+    """The reply's language: the message's own words decide, not the people and jobs it names (`names`), so an
+    English question about 张伟 is answered in English and a Chinese one about Kevin Zhou in Chinese."""
+    return own_words_language(text, names)
 
 
 def canary_for(thread_id: str) -> str:
@@ -70,7 +73,8 @@ def build_context(state: ChatState, runtime: Runtime[RecruiterContext]) -> dict[
             if match.candidate_id not in {c["id"] for c in context_candidates}:
                 context_candidates.append({"id": match.candidate_id, "name": match.name, "score": round(match.score, 3)})
     return {"history": history, "context_jobs": context_jobs, "context_candidates": context_candidates,
-            "language": language_of(message), "guardrail_findings": [], "blocked": False, "action": None,
+            "language": language_of(message, [*(p.name for p in people), *(j.title for j in jobs)]),
+            "guardrail_findings": [], "blocked": False, "action": None,
             "model_calls": 0}
 
 

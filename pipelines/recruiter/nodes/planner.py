@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from pipelines.core.errors import InvalidInput
 from pipelines.core.models.failures import answer_or
 from pipelines.recruiter.answers import t
+from pipelines.recruiter.labels import step_line
 from pipelines.recruiter.nodes.chat import findings_as_state, language_of
 from pipelines.recruiter.nodes.router import save_turn, thread_id
 from pipelines.recruiter.plan import offline_plan, validate_plan
@@ -34,7 +35,7 @@ def _fresh(services: Any, state: PlannerState) -> dict[str, Any]:
 def generate_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
     """The plan (seed §4's JSON): from the model with a provider, or the offline planner; stored as pending."""
     ctx, message = runtime.context, state.get("message") or ""
-    lang = language_of(message)
+    lang = language_of(message, ctx.services.store.names())
     found = _fresh(ctx.services, state)
     workflow_type = state.get("workflow_type") if state.get("workflow_type") not in ("", None, "status_change") else None
 
@@ -87,7 +88,7 @@ def present_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dic
         save_turn(runtime.context.services, state, reply, user=first)
         return {"reply": reply}
     emails, calls = plan.estimated_actions.emails, plan.estimated_actions.api_calls
-    lines = [t(lang, f"Plan: {plan.goal}", f"计划：{plan.goal}"), *(step.label() for step in plan.steps),
+    lines = [t(lang, f"Plan: {plan.goal}", f"计划：{plan.goal}"), *(step_line(step, lang) for step in plan.steps),
              t(lang, f"Estimated: {emails} email(s), {calls} model call(s).", f"预计：{emails} 封邮件，{calls} 次模型调用。")]
     lines += [*(state.get("plan_reasons") or []), *(state.get("plan_notes") or [])]
     if state.get("plan_diff"):

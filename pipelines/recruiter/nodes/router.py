@@ -90,7 +90,8 @@ def resume_workflow(state: RouterState, runtime: Runtime[RecruiterContext]) -> d
     """Answer the paused workflow's interrupt with this message's yes or no and run it on, in its own thread; the
     reply is what that run said in the conversation (its nodes write it there)."""
     services, paused = runtime.context.services, state["paused_workflow"]
-    lang, session_id = language_of(state.get("message") or ""), state.get("session_id") or ""
+    lang = language_of(state.get("message") or "", services.store.names())
+    session_id = state.get("session_id") or ""
     vault = PiiVault.from_entries(services.store.vault_entries(session_id))
     services.store.add_message(session_id, "user", vault.restore(state.get("message") or ""), thread_id())
     before = len(services.store.recent_messages(session_id, 10_000))

@@ -28,7 +28,8 @@ def _stop(services: Any, state: RouterState, reply: str, lang: str) -> dict[str,
 def propose_status_change(state: RouterState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
     """Who, for which job, to which stage: from the message (and the conversation); asks for what is missing."""
     services, message = runtime.context.services, state.get("message") or ""
-    lang, store = language_of(message), services.store
+    store = services.store
+    lang = language_of(message, store.names())
     if (state.get("role") or "recruiter") != "recruiter":
         return _stop(services, state, t(lang, "Only recruiters can change a candidate's status.",
                                         "只有招聘人员可以变更候选人状态。"), lang)

@@ -4,6 +4,7 @@ them, then aggregate_results (output guardrails over every agent's output) → I
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -11,8 +12,9 @@ from langgraph.types import Command, Send, interrupt
 
 from pipelines.core.errors import validate_input
 from pipelines.core.guardrails.findings import Finding
+from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.guardrails.output_validator import validate_output_text
-from pipelines.recruiter.answers import t
+from pipelines.recruiter.answers import stage_name, t
 from pipelines.recruiter.nodes.chat import findings_as_state
 from pipelines.recruiter.nodes.router import thread_id
 from pipelines.recruiter.outbox import Outbox, smtp_sender
@@ -148,17 +150,30 @@ def _summary(state: PlannerState, lang: str) -> list[str]:
     if state.get("sent"):
         lines.append(state["sent"]["summary"])
     for item in state.get("interviews") or []:
-        lines.append(t(lang, f"Interview: {item['name']} with {item['interviewer']} at {item['start']}",
-                       f"面试：{item['name']}，面试官 {item['interviewer']}，时间 {item['start']}"))
+        when = _when(item["start"], item.get("timezone") or "")
+        lines.append(t(lang, f"Interview: {item['name']} with {item['interviewer']} on {when}",
+                       f"面试：{item['name']}，面试官 {item['interviewer']}，时间 {when}"))
     if state.get("proposals"):
         n, done = len(state["proposals"]), len(state.get("applied") or [])
         lines.append(t(lang, f"Pipeline: {n} proposal(s), {done} carried out.", f"管道：{n} 条建议，执行 {done} 条。"))
+    names = {i["candidate_id"]: i.get("name") for i in [*(state.get("shortlist") or []), *(state.get("proposals") or [])]}
     for item in state.get("applied") or []:
-        change = f"{item['candidate_id']} → {item['to_status']}"
+        who = item.get("name") or names.get(item["candidate_id"])
+        change = (f"{who} ({item['candidate_id']})" if who else item["candidate_id"]) + \
+            f" → {stage_name(item['to_status'], lang)}"
         lines.append(t(lang, f"Status: {change}", f"状态：{change}"))
     for key in ("jd_notes", "resume_notes", "matching_notes", "scheduling_notes", "pipeline_notes"):
         lines.extend(state.get(key) or [])
     return lines or [t(lang, "The plan is done.", "计划已完成。")]
+
+
+def _when(start: str, zone: str) -> str:
+    """'Mon 30 Nov 2026, 09:00 (Asia/Shanghai)' from the booking's ISO start in the interviewer's time zone."""
+    try:
+        local = datetime.fromisoformat(start)
+    except ValueError:
+        return start
+    return f"{local:%a} {local.day} {local:%b %Y}, {local:%H:%M}" + (f" ({zone})" if zone else "")
 
 
 def route_after_aggregate(state: PlannerState) -> str:
@@ -195,9 +210,11 @@ def send_emails(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict
     everything = any(i.lower() in ALL for i in wanted)
     chosen = [d for d in drafts if everything or str(d["outbox_id"]) in wanted or d["candidate_id"] in wanted]
     approved = [d["outbox_id"] for d in chosen]
-    for key, edit in decision.edits.items():
+    vault = PiiVault.from_entries(services.store.vault_entries(state.get("session_id") or ""))
+    for key, edit in decision.edits.items():  # edits come masked, as the card showed them: the email gets the values
         if key.isdigit() and int(key) in approved:
-            outbox.edit(int(key), subject=edit.subject, body=edit.body)
+            outbox.edit(int(key), subject=None if edit.subject is None else vault.restore(edit.subject),
+                        body=None if edit.body is None else vault.restore(edit.body))
     outbox.approve(approved)
     outbox.discard([i for i in pending if i not in approved])
     sender, reports, lang = smtp_sender(policy), [], state.get("language") or "en"

@@ -37,6 +37,9 @@ def test_words_that_only_look_like_degrees_are_not_degrees(text):
     ("I have a B.Sc. in Biology.", "Biology"), ("BSc (Hons) in Physics, 2019", "Physics"),
     ("Bachelor of Science in Chemistry, Lakeside University", "Chemistry"),
     ("I got my M.Sc. in Data Science at UCL", "Data Science"), ("I have a bachelor's in nursing.", "nursing"),
+    ("MSc Statistics, University of Leeds, 2016", "Statistics"), ("MA English Literature — King's College",
+                                                                   "English Literature"),
+    ("MBA, 2010", None), ("PhD Candidate, MIT", None), ("MS Office skills", None),
 ])
 def test_the_field_after_a_degree(text, field):
     assert field_after_degree(text) == field
@@ -53,7 +56,7 @@ def test_the_resume_parser_reads_abbreviated_degrees():
              "Experience\nAnalyst at Acme 2019 - present"
     profile = profile_from(resume, "", {}, "en")
     assert [e.degree for e in profile.education] == ["Master's", "Bachelor's"]
-    assert profile.education[1].field == "Mathematics"
+    assert profile.education[1].field == "Mathematics" and profile.education[0].field == "Data Science"
     assert [e.title for e in profile.experience] == ["Analyst"]  # the degree lines are not jobs
 
 

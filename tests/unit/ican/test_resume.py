@@ -44,6 +44,14 @@ def test_without_a_resume_the_profile_comes_from_the_conversation():
     assert profile.target == "UI设计师"
 
 
+def test_the_client_s_years_beat_the_years_the_resume_s_dates_add_up_to():
+    resume = RESUME_ZH.replace("2018 - 至今", "2018 - 2022")  # 4 years by its dates
+    stated = profile_from(resume, "我当了10年老师，想转行。", {}, "zh")
+    assert stated.years_experience == 10 and "10 年经验" in stated.summary and "约" not in stated.summary
+    dated = profile_from(resume, "我想转行。", {}, "zh")
+    assert dated.years_experience == 4 and "约 4 年经验" in dated.summary  # an estimate says so
+
+
 @pytest.mark.parametrize("name,data,reason", [
     ("cv.pdf", b"%PDF-1.7\n this is not really a pdf \x00\x01", "could not be read as PDF"),
     ("cv.pdf", b"GIF89a....", "not a PDF file"),

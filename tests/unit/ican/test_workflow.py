@@ -161,3 +161,36 @@ def test_a_resume_attached_mid_session_is_kept_and_parsed(start_ican):
     run_with_answers(session, ican_scenario("en_lab_to_data")["answers"])
     profile = session.values()["structured_profile"]
     assert session.status() == "completed" and profile["name"] == "Maria Lopez"
+
+
+MSC_RESUME = ROOT / "tests/fixtures/ican/resume_msc_en.md"  # MSc Statistics; dates that add up to 6 years
+DEGREE_QUESTIONS = ("What did you study, and what is your highest degree?", "你的学历和专业是什么？")
+
+
+def test_what_the_client_gave_is_not_asked_again_or_changed(start_ican):
+    """The resume says MSc and the client says 8 years (its dates add up to 6): the guide never asks about the
+    degree, and the profile and the report keep the client's 8 years."""
+    session = start_ican(raw_input="I've worked as a data analyst for 8 years and I feel stuck.",
+                         resume_file=str(MSC_RESUME))
+    run_with_answers(session, ["I love building dashboards and explaining numbers to people.",
+                               "Independence matters most to me."])
+    state = session.values()
+    assert session.status() == "completed"
+    asked = [t["content"] for t in state["conversation_history"] if t["role"] == "assistant"]
+    assert not any(q in asked for q in DEGREE_QUESTIONS), asked
+    assert state["collected_info"]["from_resume"]["education"] == "Master's"
+    assert "education" not in state["missing_fields"]
+    profile = state["structured_profile"]
+    assert profile["years_experience"] == 8
+    assert {"degree": "Master's", "field": "Statistics"}.items() <= profile["education"][0].items()
+    summary = state["final_report"].split("## RIASEC profile")[0]
+    assert "8 years of experience" in summary and "6 years" not in summary and "about 8" not in summary
+    assert "education" not in summary  # not among the gaps the report notes
+
+
+def test_without_a_stated_figure_the_years_from_the_dates_are_an_estimate(start_ican):
+    session = start_ican(raw_input="I'm a data analyst and I feel stuck.", resume_file=str(MSC_RESUME))
+    run_with_answers(session, ["I love building dashboards.", "Independence matters most to me."])
+    state = session.values()
+    assert state["structured_profile"]["years_experience"] == 6
+    assert "about 6 years of experience" in state["final_report"]

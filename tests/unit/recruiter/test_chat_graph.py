@@ -10,6 +10,7 @@ from dataclasses import replace
 from pipelines.core.guardrails.log import GuardrailLog
 from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.trace.export import trace_document
+from pipelines.recruiter.records import Candidate
 from tests.support.fake_chat import ScriptedChatModel
 
 
@@ -43,7 +44,7 @@ def test_an_over_long_message_is_refused_with_its_length(turn):
 
 
 def test_offline_answers_come_from_the_data_in_both_languages(turn):
-    stage = turn("What stage is 王磊 in?").values()
+    stage = turn("王磊现在在哪个阶段？").values()
     assert "王磊（C003）" in stage["reply"] and "面试" in stage["reply"]
     summary = turn("Summarise the resume of Li Mei").values()
     assert "Li Mei (C005)" in summary["reply"] and "addressed to an AI" in summary["reply"]
@@ -52,6 +53,29 @@ def test_offline_answers_come_from_the_data_in_both_languages(turn):
     assert "王磊 (C003)" in stage_list["reply"]
     unknown = turn("Summarise the resume of C999").values()
     assert "C999" not in unknown["reply"] or "no candidate" in unknown["reply"].lower()
+
+
+def test_the_reply_follows_the_language_of_the_message_not_of_the_names_in_it(turn, recruiting):
+    recruiting.upsert_candidates([
+        Candidate("C006", "张伟", "工作经历\n2019-2024 Java 后端工程师。\n技能\nJava, Spring Boot", "zhang.wei@example.cn",
+                  None, ("Java", "Spring Boot"), 5, "上海"),
+        Candidate("C007", "Kevin Zhou", "Experience\n2018 - 2024 Backend engineer: Java, Kafka.\nSkills\nJava, Kafka",
+                  "kevin.zhou@example.com", None, ("Java", "Kafka"), 6, "Berlin")], source="test")
+    recruiting.add_application("C006", "J001", "interview")
+    recruiting.add_application("C007", "J001", "screening")
+
+    english = turn("What stage is 张伟 in for J001?").values()
+    assert english["language"] == "en" and english["reply"].startswith("Here is where they stand:")
+    assert "张伟 (C006)" in english["reply"] and "interview" in english["reply"] and "面试" not in english["reply"]
+
+    chinese = turn("Kevin Zhou 和 Priya Nair 谁更适合 J001？").values()  # more English letters than Chinese words
+    assert chinese["language"] == "zh" and "候选人" in chinese["reply"]
+    assert "required skills" not in chinese["reply"] and "技能" in chinese["reply"]  # the reasons too
+    status = turn("Kevin Zhou 现在在哪个阶段？").values()
+    assert status["language"] == "zh" and status["reply"].startswith("当前进展如下：")
+
+    quoted = turn('Who fits the job "数据工程师"?').values()  # a quoted title is not the writer's own words
+    assert quoted["language"] == "en"
 
 
 def test_a_job_seeker_can_read_jobs_but_not_candidates(turn):

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import multiprocessing
 import socket
+from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from zoneinfo import ZoneInfo
 
 import pytest
 from aiosmtpd.controller import Controller
+from icalendar import Calendar
 
 from pipelines.core.guardrails.action_limits import ActionLimiter
+from pipelines.recruiter.calendar_events import InterviewCalendar, ics_filename, ics_for
 from pipelines.recruiter.outbox import NO_SMTP, Outbox, SmtpSender, smtp_sender
+from pipelines.recruiter.records import Candidate, Job
 from pipelines.recruiter.settings import RecruiterSettings
 from pipelines.recruiter.store import RecruitingStore
 
@@ -206,6 +211,29 @@ def test_build_attaches_the_calendar():
                                        attachment_text=ICS))
     assert isinstance(email, EmailMessage) and email.is_multipart()
     assert [part.get_content_type() for part in email.iter_attachments()] == ["text/calendar"]
+
+
+def test_an_invitation_with_a_chinese_organiser_reads_back_in_chinese(store, smtp):
+    """The .ics goes out as text with its charset: a mail client (here Python's email parser) decodes the
+    organiser's and the candidate's names instead of replacement characters."""
+    calendar = InterviewCalendar(store.engine)
+    candidate, job = Candidate("C003", "王磊", "resume", "wang.lei@example.cn"), Job("J001", "数据工程师", "jd")
+    event = calendar.book(candidate, job, "I01", datetime(2026, 12, 1, 10, tzinfo=ZoneInfo("Asia/Shanghai")))
+    organiser = calendar.interviewers["I01"]
+    box = Outbox(store.engine)
+    invite = box.draft(candidate.email, "面试邀请", "您好，面试邀请见附件。", attachment_name=ics_filename(event),
+                       attachment_text=ics_for(event, candidate, job, organiser))
+
+    assert box.send([invite], _sender(smtp.port), _limiter(store)).sent == [invite]
+
+    [(_, received)] = smtp.messages
+    [attachment] = list(received.iter_attachments())
+    assert attachment.get_content_type() == "text/calendar" and attachment.get_content_charset() == "utf-8"
+    text = attachment.get_content()
+    assert "\ufffd" not in text
+    [vevent] = Calendar.from_ical(text).walk("VEVENT")
+    assert organiser.name == "周慧" and vevent["organizer"].params["cn"] == "周慧"
+    assert vevent["attendee"].params["cn"] == "王磊" and "数据工程师" in str(vevent["summary"])
 
 
 def _send_one_at_a_time(db_url: str, port: int, n: int, per_day: int, queue) -> None:

@@ -170,9 +170,9 @@ def test_diff_shows_added_removed_moved_and_changed():
     kinds = {d.kind for d in plan_diff(old, new)}
     assert kinds == {"added", "removed", "moved", "changed"}
     lines = diff_lines(old, new)
-    assert "+ 5. scheduling: Propose interview slots" in lines
-    assert any(line.startswith("- 1. jd: Parse the job description") for line in lines)
-    assert any(line.startswith("~ 3. supervisor: Approve sending the emails → Approve every email") for line in lines)
+    assert "+ 5. Scheduling agent: Propose interview slots" in lines
+    assert any(line.startswith("- 1. Job description agent: Parse the job description") for line in lines)
+    assert any(line.startswith("~ 3. Supervisor: Approve sending the emails → Approve every email") for line in lines)
     assert any(line.startswith("↕") for line in lines)
 
 
@@ -189,7 +189,7 @@ def test_diff_of_a_mode_change():
     steps[1] = steps[1].model_copy(update={"mode": "sequential"})
     diff = plan_diff(old, old.with_steps(steps))
     assert [(d.kind, d.step) for d in diff] == [("changed", 2)]
-    assert "mode parallel → mode sequential" in diff[0].text
+    assert "in parallel → after the previous step" in diff[0].text
 
 
 # --- validation ----------------------------------------------------------------------------------------------

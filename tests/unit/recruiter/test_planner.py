@@ -4,7 +4,10 @@ of drafts with Send, sending through a local SMTP server, and the pipeline clean
 
 from __future__ import annotations
 
+import re
+
 from pipelines.core.guardrails.log import GuardrailLog
+from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.outbox import Outbox
 from pipelines.recruiter.plan_store import PlanStore
 from pipelines.recruiter.state import (
@@ -40,7 +43,7 @@ def test_the_chain_runs_as_one_plan_with_an_approval_at_each_stage(turn, recruit
     answer(session, SHORTLIST_APPROVAL, {"approved_ids": ["C001", "C005"]})
     drafts = session.pending_interrupts()[0].value["drafts"]
     assert {d["candidate_id"] for d in drafts} == {"C001", "C005"}
-    assert all(d["to"].startswith("[EMAIL_") for d in drafts)  # the state and the page see placeholders
+    assert all(d["to"].startswith("[EMAIL_") for d in drafts)  # the state holds placeholders; the card restores them
     answer(session, FINAL_APPROVAL, {"approved_ids": ["C001"]})
     slots = session.pending_interrupts()[0].value["slots"]
     answer(session, SLOT_CHOICE, {"selected_slot": slots[0]["start"]})
@@ -50,6 +53,7 @@ def test_the_chain_runs_as_one_plan_with_an_approval_at_each_stage(turn, recruit
     assert session.status() == "completed"
     reply = session.values()["reply"]
     assert "not sent: no SMTP server" in reply and "Interview: Priya Nair" in reply
+    assert re.search(r"Interview: Priya Nair with .+ on \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d \(\S+/\S+\)", reply)
     outbox = {m.candidate_id: m for m in Outbox(recruiting.engine).drafts(batch_id=session.values()["plan_id"])}
     assert outbox["C001"].status == "not_sent" and outbox["C005"].status == "discarded"
     [sent_invitation] = [m for m in Outbox(recruiting.engine).drafts(session_id="c1") if m.attachment_name]
@@ -103,6 +107,7 @@ def test_a_candidate_review_hands_off_from_resume_to_matching_and_moves_the_conf
     assert "dispatch" not in names[resume_at + 1:matching_at]  # the handoff skips the supervisor
     answer(session, SHORTLIST_APPROVAL, {"approved_ids": ["C004"]})
     assert recruiting.applications(candidate_id="C004", job_id="J003")[0]["status"] == "screening"
+    assert "Status: Ana Costa (C004) → screening" in session.values()["reply"]  # a name beside the id
 
 
 def test_job_launch_sends_the_approved_drafts_through_smtp(turn, recruiting, settings, smtp, monkeypatch):  # noqa: F811
@@ -121,6 +126,20 @@ def test_job_launch_sends_the_approved_drafts_through_smtp(turn, recruiting, set
     [(to, message)] = smtp.messages
     assert message["Subject"] == "A role for you" and to[0].endswith("@example.com")
     assert "1 sent" in session.values()["reply"]
+
+
+def test_the_fanned_out_drafts_each_name_their_own_address(turn, recruiting):
+    """The Communication agents draft in parallel; each draft's masked address stands for its own recipient (the
+    card restores it for the recruiter: one placeholder for two addresses would show the wrong one)."""
+    session = turn("Launch the job J001: find candidates and send them outreach emails", session_id="f1")
+    answer(session, PLAN_APPROVAL, {"action": "approve"})
+    drafts = session.pending_interrupts()[0].value["drafts"]
+    assert len(drafts) >= 3
+    vault = PiiVault.from_entries(recruiting.vault_entries("f1"))
+    outbox = Outbox(recruiting.engine)
+    assert {d["outbox_id"]: vault.restore(d["to"]) for d in drafts} == {
+        d["outbox_id"]: outbox.get(d["outbox_id"]).to_address for d in drafts}
+    assert len({d["to"] for d in drafts}) == len(drafts)
 
 
 def test_the_pipeline_cleanup_waits_for_its_approval(turn, recruiting):

@@ -20,6 +20,7 @@ from dashboard.workflows.flink_diagnosis.views import CONFIDENCE
 from dashboard.workflows.flink_diagnosis.knowledge_browser import index_with_progress
 from dashboard.navigation import workflow_page
 from dashboard.state_keys import FLASH, THREAD_PARAM
+from dashboard.studio.flash import show_flash
 from pipelines.core.markup import escape_markdown
 from pipelines.core.errors import InvalidInput
 from pipelines.core.registry import get_spec
@@ -29,6 +30,8 @@ from pipelines.flink_diagnosis.patterns import exception_classes
 from pipelines.flink_diagnosis.tables import STATUSES
 
 UPLOAD_TYPES = ["jsonl", "ndjson", "log", "txt", "out"]
+BATCH_LIMIT, BATCH_LIMIT_ALL, BATCH_ASKED = "flink_batch_limit", "flink_batch_limit_all", "flink_batch_asked"
+SHOWN_MESSAGE_CHARS = 5000  # of an exception's message on this page; the rest is said to be there
 TABLE_COLUMNS = {"id": "ID", "job_id": "Job ID", "job_name": "Job name", "status": "Status",
                  "category_label": "Category", "priority": "Priority", "confidence": CONFIDENCE,
                  "attempts": "Attempts", "headline": "Error", "updated_at": "Updated"}
@@ -131,10 +134,25 @@ def render_upload_form() -> None:
 def render_queue_status(snapshot: QueueSnapshot) -> None:
     """The counters, the status chart and the batch panel; while a batch runs they redraw each second
     from one fresh read, so the progress line and the counters agree."""
-    if stores.batch_runner().progress.running:
+    runner = stores.batch_runner()
+    if (asked := st.session_state.pop(BATCH_ASKED, None)) is not None:
+        _start_batch(runner, snapshot.counts, asked)
+    show_flash()
+    if runner.progress.running:
         _live_status({"snapshot": snapshot})
     else:
-        _draw_status(snapshot, stores.batch_runner())
+        _draw_status(snapshot, runner)
+
+
+def _start_batch(runner: BatchRunner, counts: dict[str, int], count: int) -> None:
+    settings = services.current_settings()
+    knowledge = stores.flink_knowledge(settings)
+    if knowledge.needs_index():
+        index_with_progress(knowledge, rebuild=False)
+    if not runner.start(settings, services.studio(settings), counts, count):
+        st.session_state[FLASH] = ("info", "Not started: a batch started from another tab is running; its progress "
+                                           "is below.")
+    st.rerun()  # from now on the live panel draws the batch
 
 
 @st.fragment(run_every=1.0)
@@ -161,22 +179,41 @@ def _draw_status(snapshot: QueueSnapshot, runner: BatchRunner) -> None:
             st.caption("Stopping after the current exception…")
         return
     pending = counts["pending"]
+    _follow_the_queue(pending)
     cols = st.columns([1, 2])
-    limit = cols[0].number_input("At most", min_value=1, max_value=max(1, pending), value=max(1, pending),
-                                 key="flink_batch_limit", disabled=pending == 0)
-    if cols[1].button(f"Diagnose pending exceptions ({pending})", key="flink_batch_start", type="primary",
-                      disabled=pending == 0):
-        settings = services.current_settings()
-        knowledge = stores.flink_knowledge(settings)
-        if knowledge.needs_index():
-            index_with_progress(knowledge, rebuild=False)
-        runner.start(settings, services.studio(settings), counts, int(limit))
-        st.rerun()  # from now on the live panel draws the batch
+    limit = cols[0].number_input("At most", min_value=1, max_value=max(1, pending), key=BATCH_LIMIT,
+                                 disabled=pending == 0,
+                                 help="Diagnose only this many of the pending exceptions, oldest first.")
+    count = min(int(limit), pending)
+    # The button names the number it diagnoses, and hands that very number to the batch (on_click args are the
+    # ones drawn here): a box left at 1 by the last batch never turns "(22)" into one.
+    label = f"Diagnose pending exceptions ({pending})" if count >= pending else \
+        f"Diagnose {count} of {pending} pending exceptions"
+    cols[1].button(label, key="flink_batch_start", type="primary", disabled=pending == 0, on_click=_ask_for_batch,
+                   args=(count,))
     if runner.progress.started_at:
         progress = runner.progress
         _progress_bar(progress)
         kind, text = outcome_message(progress)
         getattr(st, kind)(escape_markdown(text))
+
+
+def _follow_the_queue(pending: int) -> None:
+    """The "At most" box holds every pending exception until the user picks fewer, and follows the queue while
+    untouched (0 pending, then an upload of 7: 7, not 1); a number picked is kept, within what is pending."""
+    everything = max(1, pending)
+    chosen = st.session_state.get(BATCH_LIMIT)
+    if chosen is None or chosen == st.session_state.get(BATCH_LIMIT_ALL):
+        chosen = everything
+    st.session_state[BATCH_LIMIT] = min(int(chosen), everything)
+    st.session_state[BATCH_LIMIT_ALL] = everything
+
+
+def _ask_for_batch(count: int) -> None:
+    """The batch button's click, before the page is drawn again: remember how many it said, and let the box go back
+    to all pending for the next batch."""
+    st.session_state[BATCH_ASKED] = count
+    st.session_state.pop(BATCH_LIMIT, None)
 
 
 def _progress_bar(progress: BatchProgress) -> None:
@@ -207,7 +244,11 @@ def render_queue_table(snapshot: QueueSnapshot) -> None:
         name = f" ({escape_markdown(row['job_name'], line_breaks=False)})" if row.get("job_name") else ""
         st.markdown(f"**Exception {row['exception_id']}** · job {escape_markdown(row['job_id'], line_breaks=False)}"
                     f"{name} · {status_label(row['status']).lower()} · {row.get('attempts', 0)} attempt(s)")
-        st.code(row["error_message"][:5000], language=None, wrap_lines=True)
+        message = row["error_message"]
+        st.code(message[:SHOWN_MESSAGE_CHARS], language=None, wrap_lines=True)
+        if len(message) > SHOWN_MESSAGE_CHARS:
+            st.caption(f"The first {SHOWN_MESSAGE_CHARS:,} of its {len(message):,} characters: the queue keeps the "
+                       "whole message, and the exports on the Diagnosis results page include all of it.")
         if row.get("error"):
             st.error(escape_markdown(row["error"]))
         actions = st.columns(3)

@@ -67,7 +67,7 @@ def test_results_and_knowledge_pages_show_diagnoses_and_accumulated_cases(page, 
     store = queue(data_dir)
     store.add_many([{"job_id": "j1", "error_message": "java.lang.OutOfMemoryError: Java heap space"},
                     {"job_id": "j2", "error_message": "Checkpoint 12 expired before completing."}])
-    from pipelines.flink_diagnosis.worker import run_workers
+    from pipelines.flink_diagnosis.worker_pool import run_workers
     run_workers(load_settings(data_dir=str(data_dir)), workers=1)
     app = page("flink_results")
     no_errors(app)

@@ -29,11 +29,15 @@ def text_response(content: str) -> dict:
 
 class OpenAIStub:
     """Each request takes the next behaviour: ("valid", args_dict) | ("malformed", raw_arguments_text) |
-    ("text", content) | ("slow", seconds) | ("error", status). The last behaviour repeats when the script ends."""
+    ("text", content) | ("slow", seconds) | ("error", status) | ("held", args_dict): answered like "valid" once
+    the test calls release(); `held` counts the requests waiting. The last behaviour repeats when the script ends."""
 
     def __init__(self, script: list[tuple[str, Any]]) -> None:
         self.script = deque(script)
         self.requests: list[dict] = []
+        self.held = 0
+        self.gate = threading.Event()
+        self._count = threading.Lock()
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -46,7 +50,12 @@ class OpenAIStub:
                 kind, value = stub.script.popleft() if len(stub.script) > 1 else stub.script[0]
                 tools = body.get("tools") or [{"function": {"name": "unknown"}}]
                 name = tools[0]["function"]["name"]
-                if kind == "slow":
+                if kind == "held":
+                    with stub._count:
+                        stub.held += 1
+                    stub.gate.wait()
+                    self._send(200, tool_call_response(name, json.dumps(value)))
+                elif kind == "slow":
                     time.sleep(value)
                     self._send(200, tool_call_response(name, "{}"))
                 elif kind == "error":
@@ -76,10 +85,23 @@ class OpenAIStub:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
+    def wait_for_held(self, count: int, timeout: float = 120.0) -> None:
+        """Until `count` requests wait at the gate (a worker process is in the middle of a model call)."""
+        end = time.monotonic() + timeout
+        while self.held < count:
+            if time.monotonic() > end:
+                raise AssertionError(f"only {self.held} of {count} model calls arrived in {timeout} s")
+            time.sleep(0.02)
+
+    def release(self) -> None:
+        """Answer the held requests, and every later one at once."""
+        self.gate.set()
+
     def __enter__(self) -> OpenAIStub:
         self.thread.start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.gate.set()
         self.server.shutdown()
         self.server.server_close()

@@ -1,6 +1,6 @@
 """Batch workers running the whole diagnosis graph: several processes on one SQLite queue, each exception once."""
 
-from pipelines.flink_diagnosis.worker import run_workers
+from pipelines.flink_diagnosis.worker_pool import run_workers
 
 
 def test_two_worker_processes_diagnose_every_exception_exactly_once(flink_settings, store, knowledge):

@@ -174,6 +174,8 @@ def _draw_status(snapshot: QueueSnapshot, runner: BatchRunner) -> None:
     st.subheader("Diagnose in a batch")
     if runner.progress.running:
         _progress_bar(runner.progress.seen_in(counts))
+        if runner.progress.note:  # the worker gave up on an unreachable database and waits to hand back its claim
+            st.warning(escape_markdown(runner.progress.note))
         if runner.stopping or st.button("Stop after the current exception", key="flink_batch_stop"):
             runner.stop()
             st.caption("Stopping after the current exception…")

@@ -31,6 +31,8 @@ from pipelines.flink_diagnosis.tables import STATUSES
 
 UPLOAD_TYPES = ["jsonl", "ndjson", "log", "txt", "out"]
 BATCH_LIMIT, BATCH_LIMIT_ALL, BATCH_ASKED = "flink_batch_limit", "flink_batch_limit_all", "flink_batch_asked"
+PASTE_LABELS = {"error_message": "Stack trace", "job_id": "Job ID", "job_name": "Job name",
+                "error_type": "Error type", "job_config": "Job configuration"}
 SHOWN_MESSAGE_CHARS = 5000  # of an exception's message on this page; the rest is said to be there
 TABLE_COLUMNS = {"id": "ID", "job_id": "Job ID", "job_name": "Job name", "status": "Status",
                  "category_label": "Category", "priority": "Priority", "confidence": CONFIDENCE,
@@ -102,12 +104,19 @@ def render_paste_form() -> None:
                  f"column {exc.colno}).")
         return
     except ValueError as exc:
-        st.error(f"Not added: {escape_markdown(exc)}")
+        st.error(f"Not added: {escape_markdown(_in_form_words(str(exc)))}")
         return
     exception_id = stores.flink_store().add_exception(**item)
     if add_and_open:
         open_in_studio(exception_id, item)
     st.success(f"Added exception {exception_id} to the queue.")
+
+
+def _in_form_words(reason: str) -> str:
+    """A refusal as the form names its boxes: "Stack trace: 77,043 characters; …", not "error_message: …"."""
+    for field, label in PASTE_LABELS.items():
+        reason = reason.replace(f"{field}: ", f"{label}: ")
+    return reason
 
 
 def render_upload_form() -> None:

@@ -114,8 +114,8 @@ def render_paste_form() -> None:
 
 def _in_form_words(reason: str) -> str:
     """A refusal as the form names its boxes: "Stack trace: 77,043 characters; …", not "error_message: …"."""
-    for field, label in PASTE_LABELS.items():
-        reason = reason.replace(f"{field}: ", f"{label}: ")
+    for name, label in PASTE_LABELS.items():
+        reason = reason.replace(f"{name}: ", f"{label}: ")
     return reason
 
 

@@ -168,8 +168,14 @@ def _start_batch(runner: BatchRunner, counts: dict[str, int], count: int) -> Non
 def _live_status(first: dict[str, QueueSnapshot]) -> None:
     """Redraws only this part while the batch runs; the worker thread never touches Streamlit. The full run
     hands its own snapshot in (used once), each later tick reads the queue again."""
-    snapshot = first.pop("snapshot", None) or read_queue()
     runner = stores.batch_runner()
+    try:
+        snapshot = first.pop("snapshot", None) or read_queue()
+    except services.storage_errors() as exc:  # an outage the batch may be riding out: keep ticking, say so
+        st.warning(escape_markdown(f"The queue cannot be read right now ({exc}). The batch waits for the database "
+                                   "and goes on when it answers; this panel updates by itself."))
+        _progress_bar(runner.progress)
+        return
     if not runner.progress.running:
         st.rerun()  # the batch is over: redraw the whole page, the table included, with the new counts
     _draw_status(snapshot, runner)

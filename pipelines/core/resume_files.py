@@ -57,9 +57,12 @@ def read_resume(name: str, data: bytes) -> str:
     text = re.sub(r"[ \t]+", " ", text).strip()
     if not text:
         raise ResumeFileError(f"{name} has no text to read (a scanned image needs OCR first)")
+    if len(text) > MAX_RESUME_CHARS:  # refused, not cut: the end of a resume (skills, languages) matters too
+        raise ResumeFileError(f"{name} has {len(text):,} characters of text; resumes up to {MAX_RESUME_CHARS:,} "
+                              "characters can be read")
     if not looks_like_resume(text):
         raise ResumeFileError(not_a_resume_reason(name))
-    return text[:MAX_RESUME_CHARS]
+    return text
 
 
 def _load(path: Path, suffix: str) -> str:

@@ -18,6 +18,7 @@ from pipelines.flink_diagnosis.settings import WORKFLOW_ID, flink_settings
 from pipelines.flink_diagnosis.schemas import DiagnosisOutput
 from pipelines.flink_diagnosis.tables import STATUSES
 
+PARTLY_ENQUEUED = 2  # `flink enqueue`: the good lines went in, the lines listed on stderr did not
 RESULT_FIELDS = ("exception_id", "job_id", "job_name", "status", "attempts", "updated_at",
                  *DiagnosisOutput.model_fields, "error")
 
@@ -79,12 +80,14 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
     ids = open_store(_settings(args)).add_many(intake.exceptions) if intake.exceptions else []
     print(json.dumps({"enqueued": len(ids), "rejected": len(intake.errors),
                       "first_id": ids[0] if ids else None, "last_id": ids[-1] if ids else None}))
-    return 0 if ids or not intake.errors else 1
+    if not intake.errors:
+        return 0
+    return PARTLY_ENQUEUED if ids else 1  # a script notices refused lines even when the others went in
 
 
 def cmd_work(args: argparse.Namespace) -> int:
     from pipelines.flink_diagnosis.services import open_flink_knowledge, open_store
-    from pipelines.flink_diagnosis.worker import run_workers
+    from pipelines.flink_diagnosis.worker_pool import run_workers, stop_summary
 
     settings = _settings(args)
     knowledge = open_flink_knowledge(settings)
@@ -111,7 +114,12 @@ def cmd_work(args: argparse.Namespace) -> int:
     failed = sum(r.failed for r in reports)
     print(json.dumps({"workers": args.workers, "completed": completed, "failed": failed,
                       "seconds": round(elapsed, 2), "per_second": round((completed + failed) / max(elapsed, 1e-6), 2)}))
-    return 0
+    stopped = stop_summary(reports, flink_settings(settings).claim_lease_s)
+    if stopped is None:
+        return 0
+    line, code = stopped
+    print(f"error: {line}", file=sys.stderr)
+    return code
 
 
 def result_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -171,7 +179,8 @@ def add_parser(sub: Any) -> None:
         parser.add_argument("--data-dir", help="where the SQLite files and embedded Chroma live (default ./data)")
         parser.add_argument("--chroma-url", help="a shared Chroma server, http://host:port (default: embedded)")
         parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                            help="a Flink setting, as on the Settings page (accumulate_threshold, claim_lease_s)")
+                            help="a Flink setting, as on the Settings page (accumulate_threshold, claim_lease_s, "
+                                 "outage_budget_s)")
         return parser
 
     enqueue = common(commands.add_parser("enqueue", help="add the exceptions of a .jsonl file to the queue"))

@@ -68,33 +68,55 @@ def parse_jsonl(text: str) -> Intake:
     return intake
 
 
-def split_log(text: str) -> list[str]:
+@dataclass(frozen=True)
+class LogBlock:
+    """One exception of a log: its text and the lines it spans (1-based), for messages about it."""
+
+    text: str
+    first: int
+    last: int
+
+    @property
+    def where(self) -> str:
+        return f"line {self.first}" if self.first == self.last else f"lines {self.first}–{self.last}"
+
+
+def log_blocks(text: str) -> list[LogBlock]:
     """The exception blocks of a log: a header line and its frames, `Caused by`s and indented lines."""
-    blocks: list[list[str]] = []
+    blocks: list[tuple[int, list[str]]] = []
     current: list[str] | None = None
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), start=1):
         if current is not None and CONTINUATION_RE.match(line) and not LOG_LINE_RE.match(line):
             current.append(line)
             continue
         current = None
         if HEADER_RE.match(line):
             current = [line]
-            blocks.append(current)
-    return ["\n".join(block).strip() for block in blocks]
+            blocks.append((number, current))
+    return [LogBlock("\n".join(lines).strip(), first, first + len(lines) - 1) for first, lines in blocks]
+
+
+def split_log(text: str) -> list[str]:
+    return [block.text for block in log_blocks(text)]
 
 
 def parse_log(text: str, job_id: str, job_name: str | None = None) -> Intake:
-    """Each exception block of a log file (or the whole text, if it has none) as one exception of `job_id`."""
+    """Each exception block of a log file (or the whole text, if it has none) as one exception of `job_id`; a
+    block that cannot go in is reported with the lines it spans."""
     intake = Intake()
-    blocks = split_log(text) or ([text.strip()] if text.strip() else [])
+    blocks = log_blocks(text)
+    if not blocks and text.strip():
+        lines = text.strip("\n").splitlines()
+        leading = len(text) - len(text.lstrip("\n"))
+        blocks = [LogBlock(text.strip(), leading + 1, leading + len(lines))]
     for block in blocks:
-        classes = exception_classes(block.splitlines()[0])
+        classes = exception_classes(block.text.splitlines()[0])
         try:
             intake.exceptions.append(validate_exception({"job_id": job_id, "job_name": job_name,
                                                          "error_type": classes[0] if classes else None,
-                                                         "error_message": block}))
+                                                         "error_message": block.text}))
         except ValueError as exc:
-            intake.errors.append(str(exc))
+            intake.errors.append(f"{block.where}: {exc}")
     if not blocks:
         intake.errors.append("the text is empty")
     return intake

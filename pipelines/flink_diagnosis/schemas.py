@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipelines.flink_diagnosis.categories import CATEGORY_IDS, UNKNOWN
 
-MAX_MESSAGE_CHARS = 65_000
+MAX_MESSAGE_CHARS = 65_000  # an exception's error_message: longer ones are refused, never cut
+MAX_CONFIG_CHARS = 65_000  # its job_config, written as JSON
+
+
+def over_limit(length: int, limit: int) -> str:
+    """Why an over-long field is refused (after its name): its length and the limit."""
+    return f"{length:,} characters; the limit is {limit:,}"
+
+
+def config_length(config: dict[str, Any]) -> int:
+    return len(json.dumps(config, ensure_ascii=False, default=str))
 
 
 class DiagnosisOutput(BaseModel):
@@ -62,9 +73,16 @@ class SubmittedException(BaseModel):
     @field_validator("error_message")
     @classmethod
     def bounded_message(cls, value: str) -> str:
-        # Over-long traces keep their head, where Flink puts the exception and its first causes.
+        # Refused, not cut: a cut trace would be diagnosed and stored as if it were the whole one.
         if len(value) > MAX_MESSAGE_CHARS:
-            return value[:MAX_MESSAGE_CHARS] + "\n… [truncated]"
+            raise ValueError(over_limit(len(value), MAX_MESSAGE_CHARS))
+        return value
+
+    @field_validator("job_config")
+    @classmethod
+    def bounded_config(cls, value: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
+        if value is not None and (length := config_length(value)) > MAX_CONFIG_CHARS:
+            raise ValueError(over_limit(length, MAX_CONFIG_CHARS))
         return value
 
 

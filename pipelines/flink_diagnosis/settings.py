@@ -1,4 +1,5 @@
-"""The Flink diagnosis's own settings: the queue's claim lease and the knowledge base's accumulate threshold."""
+"""The Flink diagnosis's own settings: the queue's claim lease, how long workers wait out a database outage, and
+the knowledge base's accumulate threshold."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ class FlinkSettings(BaseModel):
         600.0, gt=0, title="Claim lease (s)",
         description="A claimed exception not finished in this time goes back to pending.",
         json_schema_extra={"env": "STEPWISE_CLAIM_LEASE"})
+    outage_budget_s: float = Field(
+        60.0, ge=0, title="Wait out a database outage for (s)",
+        description="Batch workers retry an unreachable queue database this long (with backoff and jitter); past "
+                    "it they hand their claimed exceptions back to pending and stop.",
+        json_schema_extra={"env": "STEPWISE_OUTAGE_BUDGET"})
 
 
 def flink_settings(settings: Settings) -> FlinkSettings:

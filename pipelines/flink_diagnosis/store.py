@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
 from pipelines.core.storage.engine import create_tables, make_engine
+from pipelines.core.storage.outage import patiently
 from pipelines.core.storage.sqlerrors import first_line, redact_url, sql_errors_as
 from pipelines.flink_diagnosis.settings import flink_settings
 from pipelines.flink_diagnosis.tables import (STATUSES, case_row, cases, check_statuses, clip, exception_row,
@@ -29,7 +31,20 @@ class ExceptionStoreError(RuntimeError):
     """The exception database cannot be reached or written; the message says which and why."""
 
 
-_guarded = sql_errors_as(ExceptionStoreError, lambda store: f"the Flink exception database {store.label}")
+_as_store_error = sql_errors_as(ExceptionStoreError, lambda store: f"the Flink exception database {store.label}")
+
+
+def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    """One transaction that may safely run again: a worker riding out an outage retries it whole (a connection lost
+    half-way rolls it back); any other SQL failure becomes an ExceptionStoreError."""
+    @functools.wraps(method)
+    def call(self: ExceptionStore, *args: Any, **kwargs: Any) -> Any:
+        return patiently(lambda: method(self, *args, **kwargs))
+    return _as_store_error(call)
+
+
+# Inserts are not run again (a commit whose answer was lost would add the rows twice): only their connection waits.
+_guarded_once = _as_store_error
 
 
 def _transient(exc: DBAPIError) -> bool:
@@ -65,7 +80,7 @@ class ExceptionStore:
         return self.add_many([{"job_id": job_id, "error_message": error_message, "job_name": job_name,
                                "error_type": error_type, "job_config": job_config}])[0]
 
-    @_guarded
+    @_guarded_once
     def add_many(self, items: list[dict[str, Any]]) -> list[int]:
         """Add exceptions in one transaction: all of them, or none if one is invalid or the database fails."""
         now = utcnow()
@@ -155,6 +170,14 @@ class ExceptionStore:
             return conn.execute(update(t).where(*where).values(updated_at=utcnow(), **values)).rowcount == 1
 
     @_guarded
+    def hand_back(self, worker_id: str, reason: str) -> int:
+        """Return to pending every exception this worker still holds, as it stops without finishing them."""
+        held = (t.c.status == "in_progress") & (t.c.claimed_by == worker_name(worker_id))
+        with self.engine.begin() as conn:
+            return conn.execute(update(t).where(held).values(
+                status="pending", claimed_by=None, claimed_at=None, updated_at=utcnow(), error=clip(reason))).rowcount
+
+    @_guarded
     def requeue(self, exception_id: int) -> bool:
         with self.engine.begin() as conn:
             return conn.execute(update(t).where(t.c.id == exception_id).values(
@@ -230,7 +253,7 @@ class ExceptionStore:
             conn.execute(delete(cases))
 
     # knowledge cases ---------------------------------------------------------------------------
-    @_guarded
+    @_guarded_once  # run again after a lost answer, it would count the hit twice
     def upsert_case(self, case: dict[str, Any], count_hit: bool = True) -> bool:
         """Store a case and return True; an identical pattern is not stored twice: its hit count goes up
         (unless count_hit is False, as when shipped cases are loaded again at start) and False comes back."""

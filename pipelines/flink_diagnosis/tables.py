@@ -9,11 +9,12 @@ from typing import Any
 from sqlalchemy import JSON, Column, Float, Index, Integer, MetaData, String, Table
 
 from pipelines.core.storage.columns import LongText, UTCDateTime
+from pipelines.flink_diagnosis.schemas import MAX_CONFIG_CHARS, MAX_MESSAGE_CHARS, config_length, over_limit
 
 # The queue's statuses, in the order an exception goes through them: defined here, imported elsewhere.
 STATUSES = ("pending", "in_progress", "completed", "failed")
 SOURCES = ("shipped", "accumulated")
-MAX_MESSAGE_CHARS = 65_000
+MAX_TEXT_CHARS = 65_000  # what a LongText column keeps of text we write ourselves (errors, learnt cases)
 SHORT_FIELDS = {"job_id": 128, "job_name": 256, "error_type": 128}
 
 metadata = MetaData()
@@ -68,12 +69,13 @@ def pattern_hash(pattern: str) -> str:
 
 
 def clip(text: str) -> str:
-    """Over-long text is cut with a marker rather than refused: the start of a stack trace says the most."""
+    """Text Stepwise writes itself (an error, a learnt case) is cut with a marker that says so; what an engineer
+    hands in is refused instead (exception_row)."""
     text = text.replace("\x00", "")  # PostgreSQL refuses NUL in text
-    if len(text) <= MAX_MESSAGE_CHARS:
+    if len(text) <= MAX_TEXT_CHARS:
         return text
     marker = f"\n... [truncated: {len(text):,} characters in total]"
-    return text[:MAX_MESSAGE_CHARS - len(marker)] + marker
+    return text[:MAX_TEXT_CHARS - len(marker)] + marker
 
 
 def check_statuses(status: str | None, statuses: list[str] | tuple[str, ...] | None) -> list[str]:
@@ -98,14 +100,18 @@ def exception_row(item: dict[str, Any], now: datetime) -> dict[str, Any]:
     message = item.get("error_message")
     if not isinstance(message, str) or not message.strip():
         raise ValueError(f"the exception of job {job_id[:128]} has an empty error_message")
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise ValueError(f"error_message of job {job_id[:40]}: {over_limit(len(message), MAX_MESSAGE_CHARS)}")
     config = item.get("job_config")
     if config is not None and not isinstance(config, dict):
         raise ValueError(f"job_config of job {job_id[:128]} must be a dict, not {type(config).__name__}")
+    if config is not None and (length := config_length(config)) > MAX_CONFIG_CHARS:
+        raise ValueError(f"job_config of job {job_id[:40]}: {over_limit(length, MAX_CONFIG_CHARS)}")
     row = {"job_id": job_id, "job_name": item.get("job_name"), "error_type": item.get("error_type")}
     for name, limit in SHORT_FIELDS.items():
         if row[name] is not None and len(str(row[name])) > limit:
             raise ValueError(f"{name} of job {job_id[:40]} is longer than {limit} characters")
-    return {**row, "error_message": clip(message), "job_config": config, "status": "pending",
+    return {**row, "error_message": message.replace("\x00", ""), "job_config": config, "status": "pending",
             "attempts": 0, "created_at": now, "updated_at": now}
 
 

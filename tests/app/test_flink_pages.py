@@ -67,7 +67,7 @@ def test_results_and_knowledge_pages_show_diagnoses_and_accumulated_cases(page, 
     store = queue(data_dir)
     store.add_many([{"job_id": "j1", "error_message": "java.lang.OutOfMemoryError: Java heap space"},
                     {"job_id": "j2", "error_message": "Checkpoint 12 expired before completing."}])
-    from pipelines.flink_diagnosis.worker import run_workers
+    from pipelines.flink_diagnosis.worker_pool import run_workers
     run_workers(load_settings(data_dir=str(data_dir)), workers=1)
     app = page("flink_results")
     no_errors(app)
@@ -183,3 +183,16 @@ def test_results_show_a_confidence_below_the_threshold_as_below_it_with_readable
     no_errors(app)
     confidence = next(m for m in app.metric if m.label == "Confidence")
     assert confidence.value == "0.795" and "below the 0.80 threshold" in confidence.proto.help
+
+
+def test_an_over_long_pasted_trace_is_refused_with_the_limit_and_kept_in_the_box(page, data_dir):
+    app = page("flink_queue")
+    trace = "java.lang.OutOfMemoryError: Java heap space\n" + "\tat com.acme.Deep.call(Deep.java:1)\n" * 2000
+    app.text_input(key="flink_paste_job_id").input("job-huge")
+    app.text_area(key="flink_paste_trace").input(trace)
+    next(b for b in app.button if b.key.startswith("FormSubmitter") and "Add to queue" in b.label).click().run()
+    no_errors(app)
+    assert [e.value for e in app.error] == [f"Not added: Stack trace: {len(trace.strip()):,} characters; the limit "
+                                            "is 65,000"]
+    assert app.text_area(key="flink_paste_trace").value == trace  # nothing lost: shorten it and add it again
+    assert queue(data_dir).count_by_status()["pending"] == 0

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pipelines.core.settings import load_settings
 from pipelines.flink_diagnosis import services
-from pipelines.flink_diagnosis.worker import run_workers
+from pipelines.flink_diagnosis.worker_pool import run_workers
 from tests.bench.retrieval_bench import measure_retrieval
 
 ROOT = Path(__file__).resolve().parents[2]

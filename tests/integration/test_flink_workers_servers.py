@@ -6,7 +6,7 @@ import pytest
 
 from pipelines.core.settings import load_settings
 from pipelines.flink_diagnosis import services
-from pipelines.flink_diagnosis.worker import run_workers
+from pipelines.flink_diagnosis.worker_pool import run_workers
 
 pytestmark = pytest.mark.services
 

@@ -22,6 +22,7 @@ class BatchProgress:
     started_at: float = 0.0
     finished_at: float = 0.0
     error: str = ""
+    note: str = ""  # what the worker is waiting for (the database, during an outage)
     stopped: bool = False  # Stop was asked for and the batch ended before its total
     # The queue's counts when the batch started: while it runs, its progress is read from the queue itself,
     # so the progress line and the page's counters (one read of the store) always agree.
@@ -40,7 +41,7 @@ class BatchProgress:
         completed = max(0, counts.get("completed", 0) - self.baseline.get("completed", 0))
         failed = max(0, counts.get("failed", 0) - self.baseline.get("failed", 0))
         return BatchProgress(running=True, total=self.total, done=min(self.total, completed + failed),
-                             completed=completed, failed=failed, started_at=self.started_at,
+                             completed=completed, failed=failed, started_at=self.started_at, note=self.note,
                              baseline=self.baseline)
 
 
@@ -107,12 +108,19 @@ class BatchRunner:
             else:
                 self.progress.failed += 1
 
+    def _notice(self, text: str) -> None:
+        self.progress.note = text
+
     def _run(self, settings: Settings, studio: Studio, limit: int | None) -> None:
+        from pipelines.flink_diagnosis.settings import flink_settings
         from pipelines.flink_diagnosis.worker import Budget, default_worker_id, work
+        from pipelines.flink_diagnosis.worker_pool import stop_summary
 
         try:
-            work(settings, f"dashboard:{default_worker_id()}", until_empty=True, budget=Budget(limit),
-                 stop=self._stop, studio=studio, on_done=self._record)
+            report = work(settings, f"dashboard:{default_worker_id()}", until_empty=True, budget=Budget(limit),
+                          stop=self._stop, studio=studio, on_done=self._record, on_notice=self._notice)
+            if stopped := stop_summary([report], flink_settings(settings).claim_lease_s):
+                self.progress.error = stopped[0]
         except Exception as exc:  # noqa: BLE001 - shown on the page instead of dying silently in a thread
             self.progress.error = f"{type(exc).__name__}: {exc}"
         finally:

@@ -20,6 +20,7 @@ from dashboard.workflows.flink_diagnosis.views import CONFIDENCE
 from dashboard.workflows.flink_diagnosis.knowledge_browser import index_with_progress
 from dashboard.navigation import workflow_page
 from dashboard.state_keys import FLASH, THREAD_PARAM
+from dashboard.studio.flash import show_flash
 from pipelines.core.markup import escape_markdown
 from pipelines.core.errors import InvalidInput
 from pipelines.core.registry import get_spec
@@ -29,6 +30,10 @@ from pipelines.flink_diagnosis.patterns import exception_classes
 from pipelines.flink_diagnosis.tables import STATUSES
 
 UPLOAD_TYPES = ["jsonl", "ndjson", "log", "txt", "out"]
+BATCH_LIMIT, BATCH_LIMIT_ALL, BATCH_ASKED = "flink_batch_limit", "flink_batch_limit_all", "flink_batch_asked"
+PASTE_LABELS = {"error_message": "Stack trace", "job_id": "Job ID", "job_name": "Job name",
+                "error_type": "Error type", "job_config": "Job configuration"}
+SHOWN_MESSAGE_CHARS = 5000  # of an exception's message on this page; the rest is said to be there
 TABLE_COLUMNS = {"id": "ID", "job_id": "Job ID", "job_name": "Job name", "status": "Status",
                  "category_label": "Category", "priority": "Priority", "confidence": CONFIDENCE,
                  "attempts": "Attempts", "headline": "Error", "updated_at": "Updated"}
@@ -99,12 +104,19 @@ def render_paste_form() -> None:
                  f"column {exc.colno}).")
         return
     except ValueError as exc:
-        st.error(f"Not added: {escape_markdown(exc)}")
+        st.error(f"Not added: {escape_markdown(_in_form_words(str(exc)))}")
         return
     exception_id = stores.flink_store().add_exception(**item)
     if add_and_open:
         open_in_studio(exception_id, item)
     st.success(f"Added exception {exception_id} to the queue.")
+
+
+def _in_form_words(reason: str) -> str:
+    """A refusal as the form names its boxes: "Stack trace: 77,043 characters; …", not "error_message: …"."""
+    for name, label in PASTE_LABELS.items():
+        reason = reason.replace(f"{name}: ", f"{label}: ")
+    return reason
 
 
 def render_upload_form() -> None:
@@ -131,18 +143,39 @@ def render_upload_form() -> None:
 def render_queue_status(snapshot: QueueSnapshot) -> None:
     """The counters, the status chart and the batch panel; while a batch runs they redraw each second
     from one fresh read, so the progress line and the counters agree."""
-    if stores.batch_runner().progress.running:
+    runner = stores.batch_runner()
+    if (asked := st.session_state.pop(BATCH_ASKED, None)) is not None:
+        _start_batch(runner, snapshot.counts, asked)
+    show_flash()
+    if runner.progress.running:
         _live_status({"snapshot": snapshot})
     else:
-        _draw_status(snapshot, stores.batch_runner())
+        _draw_status(snapshot, runner)
+
+
+def _start_batch(runner: BatchRunner, counts: dict[str, int], count: int) -> None:
+    settings = services.current_settings()
+    knowledge = stores.flink_knowledge(settings)
+    if knowledge.needs_index():
+        index_with_progress(knowledge, rebuild=False)
+    if not runner.start(settings, services.studio(settings), counts, count):
+        st.session_state[FLASH] = ("info", "Not started: a batch started from another tab is running; its progress "
+                                           "is below.")
+    st.rerun()  # from now on the live panel draws the batch
 
 
 @st.fragment(run_every=1.0)
 def _live_status(first: dict[str, QueueSnapshot]) -> None:
     """Redraws only this part while the batch runs; the worker thread never touches Streamlit. The full run
     hands its own snapshot in (used once), each later tick reads the queue again."""
-    snapshot = first.pop("snapshot", None) or read_queue()
     runner = stores.batch_runner()
+    try:
+        snapshot = first.pop("snapshot", None) or read_queue()
+    except services.storage_errors() as exc:  # an outage the batch may be riding out: keep ticking, say so
+        st.warning(escape_markdown(f"The queue cannot be read right now ({exc}). The batch waits for the database "
+                                   "and goes on when it answers; this panel updates by itself."))
+        _progress_bar(runner.progress)
+        return
     if not runner.progress.running:
         st.rerun()  # the batch is over: redraw the whole page, the table included, with the new counts
     _draw_status(snapshot, runner)
@@ -156,27 +189,48 @@ def _draw_status(snapshot: QueueSnapshot, runner: BatchRunner) -> None:
     st.subheader("Diagnose in a batch")
     if runner.progress.running:
         _progress_bar(runner.progress.seen_in(counts))
+        if runner.progress.note:  # the worker gave up on an unreachable database and waits to hand back its claim
+            st.warning(escape_markdown(runner.progress.note))
         if runner.stopping or st.button("Stop after the current exception", key="flink_batch_stop"):
             runner.stop()
             st.caption("Stopping after the current exception…")
         return
     pending = counts["pending"]
+    _follow_the_queue(pending)
     cols = st.columns([1, 2])
-    limit = cols[0].number_input("At most", min_value=1, max_value=max(1, pending), value=max(1, pending),
-                                 key="flink_batch_limit", disabled=pending == 0)
-    if cols[1].button(f"Diagnose pending exceptions ({pending})", key="flink_batch_start", type="primary",
-                      disabled=pending == 0):
-        settings = services.current_settings()
-        knowledge = stores.flink_knowledge(settings)
-        if knowledge.needs_index():
-            index_with_progress(knowledge, rebuild=False)
-        runner.start(settings, services.studio(settings), counts, int(limit))
-        st.rerun()  # from now on the live panel draws the batch
+    limit = cols[0].number_input("At most", min_value=1, max_value=max(1, pending), key=BATCH_LIMIT,
+                                 disabled=pending == 0,
+                                 help="Diagnose only this many of the pending exceptions, oldest first.")
+    count = min(int(limit), pending)
+    # The button names the number it diagnoses, and hands that very number to the batch (on_click args are the
+    # ones drawn here): a box left at 1 by the last batch never turns "(22)" into one.
+    label = f"Diagnose pending exceptions ({pending})" if count >= pending else \
+        f"Diagnose {count} of {pending} pending exceptions"
+    cols[1].button(label, key="flink_batch_start", type="primary", disabled=pending == 0, on_click=_ask_for_batch,
+                   args=(count,))
     if runner.progress.started_at:
         progress = runner.progress
         _progress_bar(progress)
         kind, text = outcome_message(progress)
         getattr(st, kind)(escape_markdown(text))
+
+
+def _follow_the_queue(pending: int) -> None:
+    """The "At most" box holds every pending exception until the user picks fewer, and follows the queue while
+    untouched (0 pending, then an upload of 7: 7, not 1); a number picked is kept, within what is pending."""
+    everything = max(1, pending)
+    chosen = st.session_state.get(BATCH_LIMIT)
+    if chosen is None or chosen == st.session_state.get(BATCH_LIMIT_ALL):
+        chosen = everything
+    st.session_state[BATCH_LIMIT] = min(int(chosen), everything)
+    st.session_state[BATCH_LIMIT_ALL] = everything
+
+
+def _ask_for_batch(count: int) -> None:
+    """The batch button's click, before the page is drawn again: remember how many it said, and let the box go back
+    to all pending for the next batch."""
+    st.session_state[BATCH_ASKED] = count
+    st.session_state.pop(BATCH_LIMIT, None)
 
 
 def _progress_bar(progress: BatchProgress) -> None:
@@ -207,7 +261,11 @@ def render_queue_table(snapshot: QueueSnapshot) -> None:
         name = f" ({escape_markdown(row['job_name'], line_breaks=False)})" if row.get("job_name") else ""
         st.markdown(f"**Exception {row['exception_id']}** · job {escape_markdown(row['job_id'], line_breaks=False)}"
                     f"{name} · {status_label(row['status']).lower()} · {row.get('attempts', 0)} attempt(s)")
-        st.code(row["error_message"][:5000], language=None, wrap_lines=True)
+        message = row["error_message"]
+        st.code(message[:SHOWN_MESSAGE_CHARS], language=None, wrap_lines=True)
+        if len(message) > SHOWN_MESSAGE_CHARS:
+            st.caption(f"The first {SHOWN_MESSAGE_CHARS:,} of its {len(message):,} characters: the queue keeps the "
+                       "whole message, and the exports on the Diagnosis results page include all of it.")
         if row.get("error"):
             st.error(escape_markdown(row["error"]))
         actions = st.columns(3)

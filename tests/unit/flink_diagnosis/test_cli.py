@@ -20,7 +20,7 @@ def test_enqueue_work_and_results(tmp_path, capsys, flink_settings):
     data = ["--data-dir", flink_settings.data_dir]
     source = tmp_path / "exceptions.jsonl"
     source.write_text("\n".join(json.dumps(line) for line in LINES) + "\n{broken\n", encoding="utf-8")
-    assert main(["flink", "enqueue", str(source), *data]) == 0
+    assert main(["flink", "enqueue", str(source), *data]) == 2  # some lines went in, one did not
     out, err = capsys.readouterr()
     assert json.loads(out) == {"enqueued": 3, "rejected": 1, "first_id": 1, "last_id": 3}
     assert "exceptions.jsonl:line 4: not valid JSON" in err
@@ -65,3 +65,23 @@ def test_reindex(capsys, flink_settings):
     assert main(["flink", "reindex", "--data-dir", flink_settings.data_dir]) == 0
     counts = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert counts["cases"] >= 60 and counts["docs"] >= 40
+
+
+def test_enqueue_refuses_an_over_long_line_by_number_with_the_limit(tmp_path, capsys, flink_settings):
+    """The issue: a 50 MB line went in cut to 65,000 characters without a word."""
+    data = ["--data-dir", flink_settings.data_dir]
+    huge = {"job_id": "j-huge", "error_message": "java.lang.OutOfMemoryError: " + "x" * (50 * 1024 * 1024)}
+    source = tmp_path / "huge.jsonl"
+    source.write_text(json.dumps(LINES[0]) + "\n" + json.dumps(huge) + "\n", encoding="utf-8")
+    assert main(["flink", "enqueue", str(source), *data]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out)["enqueued"] == 1
+    length = len(huge["error_message"])
+    assert err.strip() == f"{source}:line 2: error_message: {length:,} characters; the limit is 65,000"
+    only = tmp_path / "only-huge.jsonl"
+    only.write_text(json.dumps(huge), encoding="utf-8")
+    assert main(["flink", "enqueue", str(only), *data]) == 1  # nothing went in
+    assert f"{only}:line 1: error_message: {length:,} characters; the limit is 65,000" in capsys.readouterr().err
+    main(["flink", "results", *data])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["job_id"] for r in rows] == ["j1"]  # the huge one is not in the queue, whole or cut

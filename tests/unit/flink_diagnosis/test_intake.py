@@ -1,5 +1,7 @@
 """What engineers hand in: .jsonl lines with their errors by line number, log files split into exceptions."""
 
+import json
+
 import pytest
 
 from pipelines.flink_diagnosis.intake import UploadError, parse_jsonl, parse_log, parse_upload, split_log
@@ -53,10 +55,27 @@ def test_uploads_binary_files_and_huge_files_are_refused():
         parse_upload(b"\x89PNG\r\n\x00\x00", "trace.log", job_id="j")
     with pytest.raises(UploadError, match=r"big.log is 21.0 MB; the limit is 20 MB per file"):
         parse_upload(b"a" * (21 * 1024 * 1024), "big.log", job_id="j")
-    assert len(parse_upload(b"a" * (20 * 1024 * 1024), "at-the-limit.log", job_id="j").exceptions) == 1
+    at_the_limit = parse_upload(b"a" * (20 * 1024 * 1024), "at-the-limit.log", job_id="j")  # read, not refused
+    assert at_the_limit.errors == ["line 1: error_message: 20,971,520 characters; the limit is 65,000"]
     assert len(parse_upload(b'{"job_id": "x", "error_message": "e"}\n', "q.jsonl").exceptions) == 1
 
 
-def test_over_long_messages_are_truncated_not_rejected():
-    intake = parse_jsonl('{"job_id": "a", "error_message": "' + "x" * 70_000 + '"}')
-    assert intake.exceptions[0]["error_message"].endswith("[truncated]")
+def test_over_long_lines_are_refused_by_line_number_with_the_limit_never_cut():
+    fits = "x" * 65_000
+    text = "\n".join([json.dumps({"job_id": "a", "error_message": fits}),
+                      json.dumps({"job_id": "b", "error_message": "x" * 65_001}),
+                      json.dumps({"job_id": "c", "error_message": "boom", "job_config": {"k": "v" * 70_000}})])
+    intake = parse_jsonl(text)
+    assert [e["error_message"] for e in intake.exceptions] == [fits]  # whole, to the last character
+    assert intake.errors == ["line 2: error_message: 65,001 characters; the limit is 65,000",
+                             "line 3: job_config: 70,009 characters; the limit is 65,000"]
+
+
+def test_an_over_long_stack_trace_in_a_log_is_refused_with_the_lines_it_spans():
+    frames = "\n".join(f"\tat com.acme.Deep.call{i}(Deep.java:{i})" for i in range(3000))
+    log = f"2024-05-01 10:00:00 ERROR failed\njava.lang.StackOverflowError: deep\n{frames}\n" + LOG
+    intake = parse_log(log, job_id="job-1")
+    assert intake.errors == [f"lines 2–3002: error_message: {len(split_log(log)[0]):,} characters; the limit is "
+                             "65,000"]
+    assert [e["error_type"] for e in intake.exceptions] == ["java.lang.NullPointerException",
+                                                           "org.apache.flink.runtime.checkpoint.CheckpointException"]

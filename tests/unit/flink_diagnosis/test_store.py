@@ -11,7 +11,8 @@ import pytest
 from sqlalchemy import text, update
 
 from pipelines.flink_diagnosis.store import ExceptionStore, ExceptionStoreError
-from pipelines.flink_diagnosis.tables import MAX_MESSAGE_CHARS, exceptions
+from pipelines.flink_diagnosis.schemas import MAX_MESSAGE_CHARS
+from pipelines.flink_diagnosis.tables import exceptions
 from tests.support.queue_worker import run_workers_over
 
 JOB_KEYS = {"exception_id", "job_id", "job_name", "error_type", "error_message", "job_config", "attempts",
@@ -168,12 +169,12 @@ def test_bad_input_gets_a_clear_message_and_stores_nothing(store):
     assert store.count_by_status()["pending"] == 0
 
 
-def test_an_over_long_message_is_truncated_with_a_marker_not_rejected(store):
+def test_an_over_long_message_is_refused_with_the_limit_never_cut(store):
     trace = "Caused by: java.lang.OutOfMemoryError: 堆内存不足\n" * 5000  # ~240,000 characters
-    exception_id = store.add_exception("job-1", trace)
-    stored = store.get(exception_id)["error_message"]
-    assert len(stored) == MAX_MESSAGE_CHARS and stored.startswith("Caused by:")
-    assert stored.endswith(f"[truncated: {len(trace):,} characters in total]")
+    with pytest.raises(ValueError, match=f"error_message of job job-1: {len(trace):,} characters; the limit is "
+                                         "65,000"):
+        store.add_many([{"job_id": "job-0", "error_message": "fits"}, {"job_id": "job-1", "error_message": trace}])
+    assert store.count_by_status()["pending"] == 0  # all of them, or none
     exact = "x" * MAX_MESSAGE_CHARS
     assert store.get(store.add_exception("job-2", exact))["error_message"] == exact
 

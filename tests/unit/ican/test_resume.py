@@ -77,3 +77,13 @@ def test_a_pdf_with_no_text_says_it_needs_ocr():
 def test_resume_detection():
     assert looks_like_resume(RESUME_EN) and looks_like_resume(RESUME_ZH)
     assert not looks_like_resume("Dear team, the meeting moves to Friday. Thanks!")
+
+
+def test_a_resume_over_the_limit_is_refused_with_its_length_never_cut():
+    projects = [f"Project {i}: built a reporting pipeline for the lab." for i in range(2000)]  # ~100,000 characters
+    long_resume = RESUME_EN + "\n" + "\n".join(projects)
+    with pytest.raises(ResumeFileError, match=r"^cv\.md has \d{2,3},\d{3} characters of text; resumes up to 60,000 "
+                                              r"characters can be read$"):
+        read_resume("cv.md", long_resume.encode())
+    fits = RESUME_EN + "\n" + "\n".join(projects[:1000])
+    assert read_resume("cv.md", fits.encode()).endswith(projects[999])  # read whole, to its last line

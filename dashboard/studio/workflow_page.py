@@ -82,7 +82,10 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     render_about(spec)
     runs = services.background_runs()
     report_watched_run(runs, st.query_params.get(THREAD_PARAM))
-    show_flash()
+    # Messages that come and go (a flash, the rewound note, a background run) each draw into a slot that is always
+    # there, so what is below keeps its place from one rerun to the next instead of being drawn anew one lower.
+    with st.container():
+        show_flash()
     settings = services.current_settings()
     studio = services.studio(settings)
     compiled = studio.compiled(spec)
@@ -107,13 +110,16 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     session = services.open_session(spec, thread.thread_id, breakpoints)
     st.markdown(f"**{escape_markdown(thread.title)}** · thread `{thread.thread_id}` · "
                 f"{escape_markdown(thread.provider)}")
-    if session.cursor:
-        st.info(rewound_message(session.status()), icon=":material/history:")
+    with st.container():
+        if session.cursor:
+            st.info(rewound_message(session.status()), icon=":material/history:")
     running = runs.active(thread.thread_id) is not None
-    if running:
-        render_live_run(runs, thread.thread_id, {n: c["limit"] for n, c in session.counters().items()}, key)
+    with st.container():
+        if running:
+            render_live_run(runs, thread.thread_id, {n: c["limit"] for n, c in session.counters().items()}, key)
     if lead is not None:
-        lead(session)
+        with st.container():
+            lead(session)
     records = session.records()
     changed = render_step_controls(session, key, on_reset=lambda: start_run(spec, thread.input or {}, thread.scenario),
                                    runs=runs, open_worker_session=services.worker_session_opener(

@@ -140,8 +140,9 @@ def click(page, name: str, timeout_ms: int = 300_000) -> None:
     """Click the button labelled `name` (a material icon's name may come first in its accessible name), wait for the
     rerun it asks for to end and, when it started a background run (Run to end, a chat's Send), for that run to end
     and the page to draw where it stopped."""
+    button = page.get_by_role("button", name=re.compile(rf"(^|\s){re.escape(name)}$"))
     before = runs_started(page)
-    page.get_by_role("button", name=re.compile(rf"(^|\s){re.escape(name)}$")).click()
+    button.click()
     settle(page, before)
     page.wait_for_function(_RUN_OVER, timeout=timeout_ms)
     settle(page)

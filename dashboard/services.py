@@ -43,7 +43,8 @@ def storage_errors() -> tuple[type[BaseException], ...]:
 def storage_failure(exc: BaseException) -> None:
     """Say which store is unreachable, or busy, and stop the page; nothing half-done is written."""
     if isinstance(exc, StorageBusy):
-        st.warning(escape_markdown(f"Stepwise's storage is busy: {exc}."), icon=":material/lock_clock:")
+        reason = str(exc)
+        st.warning(escape_markdown(f"{reason[:1].upper()}{reason[1:]}."), icon=":material/lock_clock:")
         st.caption("Runs already stored are not lost. Reload the page once the other program has let go of the file.")
         st.stop()
     reason = exc if isinstance(exc, (RunStoreError, CheckpointStoreError, KnowledgeStoreError)) else \

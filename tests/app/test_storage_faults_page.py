@@ -25,7 +25,8 @@ def test_a_step_on_a_locked_checkpoint_file_says_the_storage_is_busy_and_loses_n
     holder.rollback()
     assert not app.exception
     warning = " ".join(w.value for w in app.warning)
-    assert "storage is busy" in warning and "close the program that holds it" in warning
+    assert "The checkpoint store sqlite:///" in warning and "is busy: another program holds it locked" in warning
+    assert "close the program that holds it" in warning
     assert any("Runs already stored are not lost" in c.value for c in app.caption)
     app.run()  # the file is free again: the page shows the run where it stood, and Step works
     app.button(key="toy_step").click().run()

@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard import services
 from dashboard.studio.checkpoints import render_checkpoints
-from dashboard.studio.evolution import render_evolution
+from dashboard.studio.evolution import render_evolution, thread_evolution
 from dashboard.studio.flash import show_flash
 from dashboard.studio.graph_view import GraphHighlights, counter_labels, graph_shape, render_graph
 from dashboard.studio.interrupt_forms import (apply_submitted_answer, render_interrupt_form,
@@ -28,7 +28,6 @@ from pipelines.core.markup import escape_markdown, sanitize_markdown
 from pipelines.core.errors import InvalidInput
 from pipelines.core.spec import PipelineSpec
 from pipelines.core.runtime.session import Session
-from pipelines.core.trace.records import evolution_matrix
 
 TABS = ["State", "Changes", "Evolution", "Iterations", "Metrics", "Checkpoints", "Report"]
 
@@ -149,8 +148,9 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     renderers |= {
         "State": lambda: render_state(session.values(), spec.field_order, f"{key}_state_field"),
         "Changes": lambda: render_changes(records, f"{key}_changes_step"),
-        "Evolution": lambda: render_evolution(evolution_matrix(records, spec.field_order),
-                                              key=f"{key}_evolution_window"),
+        "Evolution": lambda: render_evolution(
+            thread_evolution(thread.thread_id, session.head_checkpoint_id(), records, spec.field_order),
+            key=f"{key}_evolution_window"),
         "Iterations": lambda: render_iterations(session.counters(), records, f"{key}_counter_chart"),
         "Metrics": lambda: _render_metrics(records, key),
         "Checkpoints": lambda: render_checkpoints(session, key, read_only=running),

@@ -15,7 +15,7 @@ from dashboard.studio.graph_view import GraphHighlights, counter_labels, graph_s
 from dashboard.studio.interrupt_forms import (apply_submitted_answer, render_interrupt_form,
                                                    render_unapplied_answer)
 from dashboard.studio.iterations import render_counter_bar, render_iterations
-from dashboard.studio.live_run import render_live_run, report_watched_run
+from dashboard.studio.live_run import render_ended_run, render_live_run, report_watched_run
 from dashboard.studio.metrics_charts import (make_latency_figure, make_timeline_figure, make_usage_figure,
                                                  task_frame)
 from dashboard.studio.report_download import render_report_downloads
@@ -81,8 +81,8 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     st.title(spec.title)
     render_about(spec)
     runs = services.background_runs()
-    report_watched_run(runs, st.query_params.get(THREAD_PARAM))
-    show_flash()
+    flashed = show_flash()
+    ended_slot = st.empty()  # where a background run's end is said, once the run is open
     settings = services.current_settings()
     studio = services.studio(settings)
     compiled = studio.compiled(spec)
@@ -93,6 +93,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
         thread = None
     breakpoints = render_run_sidebar(spec, thread, node_names)
     if thread is None:
+        render_ended_run(None, None, flashed)
         if thread_id:
             st.warning(f"No {spec.title} run with id {escape_markdown(thread_id)}; pick one in the sidebar or start a new one.")
         st.info("Choose a scenario under **New run** in the sidebar (edit its input if you like) and press "
@@ -109,12 +110,18 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
                 f"{escape_markdown(thread.provider)}")
     if session.cursor:
         st.info(rewound_message(session.status()), icon=":material/history:")
+    # Asked once, before the end is looked for: a run that ends after this is found by the live view below.
     running = runs.active(thread.thread_id) is not None
+    if not running:
+        report_watched_run(runs, thread)
+    records = session.records()
+    with ended_slot:
+        render_ended_run(thread.thread_id, (session.head_checkpoint_id(), len(records)), flashed)
     if running:
         render_live_run(runs, thread.thread_id, {n: c["limit"] for n, c in session.counters().items()}, key)
     if lead is not None:
         lead(session)
-    records = session.records()
+        records = session.records()  # the lead may have moved the run
     changed = render_step_controls(session, key, on_reset=lambda: start_run(spec, thread.input or {}, thread.scenario),
                                    runs=runs, open_worker_session=services.worker_session_opener(
                                        spec, thread.thread_id, breakpoints))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypedDict
@@ -34,6 +35,7 @@ class ToyContext:
     fail_in: set[str] = field(default_factory=set)
     runs: list[str] = field(default_factory=list)
     pause_s: float = 0.0  # added to every plain node's own pause: a slow model, for background runs
+    gate: threading.Event | None = None  # when given, plain nodes wait for it: a model the test lets answer
 
 
 def _node(name: str, pause: float = 0.0):
@@ -41,6 +43,9 @@ def _node(name: str, pause: float = 0.0):
         runtime.context.runs.append(name)
         if name in runtime.context.fail_in:
             raise RuntimeError(f"{name} exploded")
+        gate = runtime.context.gate
+        if gate is not None and not gate.wait(60):
+            raise TimeoutError(f"{name}: the test never opened the gate")
         time.sleep(pause + runtime.context.pause_s)
         return {"log": [name]}
 

@@ -46,7 +46,7 @@ def styled_evolution(frame: pd.DataFrame):
     return frame.map(lambda kind: GLYPH_TEXT.get(kind, kind)).style.apply(lambda _: css, axis=None)
 
 
-WINDOW = 12  # steps drawn at once: each cell costs drawing time, and a wider table cannot be read anyway
+WINDOW = 20  # steps drawn at once: each cell costs drawing time, and a wider table cannot be read anyway
 
 
 def window_of(matrix: EvolutionMatrix, first: int, last: int) -> EvolutionMatrix:

@@ -8,7 +8,9 @@ from dashboard.state_keys import FLASH
 from pipelines.core.markup import escape_markdown
 
 
-def show_flash() -> None:
+def show_flash() -> bool:
+    """Show the message the last action left, once; True when there was one."""
     message = st.session_state.pop(FLASH, None)
     if message:
         getattr(st, message[0])(escape_markdown(message[1]))
+    return bool(message)

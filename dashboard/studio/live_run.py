@@ -2,33 +2,55 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from dashboard.state_keys import FLASH, REPORTED_RUNS, WATCHED_RUNS
+from dashboard.state_keys import ENDED_RUN, REPORTED_RUNS, WATCHED_RUNS
+from pipelines.core.markup import escape_markdown
 from pipelines.core.runtime.background import BackgroundRun, BackgroundRuns
+from pipelines.core.storage.runstore import ThreadInfo
 
 POLL_SECONDS = 0.5
 
 
 def report_finished(run: BackgroundRun) -> None:
-    """Flash a finished run's summary once per browser session (every tab on the thread sees it end)."""
+    """Announce a finished run to this browser session, once: its thread's page shows the summary until the
+    next action (see render_ended_run)."""
     reported = st.session_state.setdefault(REPORTED_RUNS, set())
     if run.run_id in reported:
         return
     reported.add(run.run_id)
     failed = run.error or any(s.error for s in run.steps)
-    st.session_state[FLASH] = ("error" if failed else "success", run.summary())
+    st.session_state[ENDED_RUN] = {"thread": run.thread_id, "kind": "error" if failed else "success",
+                                   "text": run.summary(), "position": None}
 
 
-def report_watched_run(runs: BackgroundRuns, thread_id: str | None) -> None:
-    """A run this browser session saw going on, and which has ended since, gets its summary shown."""
-    run = runs.get(thread_id) if thread_id else None
-    if run is not None and not run.running and run.run_id in st.session_state.get(WATCHED_RUNS, set()):
+def report_watched_run(runs: BackgroundRuns, thread: ThreadInfo) -> None:
+    """A run this browser session saw going on, and which has ended since while the page was not polling it
+    (the tab was on another run or page), is announced, unless the thread has been written since it ended:
+    then someone has acted on the run after it, and its end is no longer news."""
+    run = runs.get(thread.thread_id)
+    if (run is not None and not run.running and run.run_id in st.session_state.get(WATCHED_RUNS, set())
+            and thread.updated_at <= (run.finished_at or 0)):
         report_finished(run)
+
+
+def render_ended_run(thread_id: str | None, position: Hashable, replaced: bool) -> None:
+    """The summary of the background run that ended last in this browser session, on its thread's page, from its
+    end until the next action: a message of that action (`replaced`: a Step, an answer, a rewind, a new run),
+    the run moving on from where it stood (`position`: its head and number of step records, changed by an
+    action in any tab), or another run shown here."""
+    ended = st.session_state.get(ENDED_RUN)
+    if not ended:
+        return
+    if replaced or ended["thread"] != thread_id or ended["position"] not in (None, position):
+        del st.session_state[ENDED_RUN]
+        return
+    ended["position"] = position  # where the run stood when its end was first shown
+    getattr(st, ended["kind"])(escape_markdown(ended["text"]))
 
 
 def steps_frame(run: BackgroundRun) -> pd.DataFrame:

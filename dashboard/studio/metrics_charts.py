@@ -17,18 +17,16 @@ TASK_COLUMNS = ["step", "node", "task_id", "status", "start", "end", "duration_m
 
 def task_frame(records: Sequence[StepRecord]) -> pd.DataFrame:
     """One row per executed task of the given steps."""
-    rows = []
-    for record in records:
-        for task in record.tasks:
-            if task.node == "__input__":
-                continue
-            start = pd.to_datetime(task.started_at, unit="s")
-            rows.append({"step": record.step, "node": task.node, "task_id": task.task_id, "status": task.status,
-                         "start": start, "end": start + pd.to_timedelta(max(task.duration_ms, 0.5), unit="ms"),
-                         "duration_ms": round(task.duration_ms, 3), "calls": len(task.model_calls),
-                         "input_tokens": task.input_tokens, "output_tokens": task.output_tokens,
-                         "providers": ", ".join(sorted({c.get("provider", "?") for c in task.model_calls}))})
-    return pd.DataFrame(rows, columns=TASK_COLUMNS)
+    rows = [{"step": record.step, "node": task.node, "task_id": task.task_id, "status": task.status,
+             "start": task.started_at, "end": max(task.duration_ms, 0.5), "duration_ms": round(task.duration_ms, 3),
+             "calls": len(task.model_calls), "input_tokens": task.input_tokens, "output_tokens": task.output_tokens,
+             "providers": ", ".join(sorted({c.get("provider", "?") for c in task.model_calls}))}
+            for record in records for task in record.tasks if task.node != "__input__"]
+    frame = pd.DataFrame(rows, columns=TASK_COLUMNS)
+    # Times converted once per column, not once per task: a long run has hundreds of tasks.
+    frame["start"] = pd.to_datetime(frame["start"].astype(float), unit="s")
+    frame["end"] = frame["start"] + pd.to_timedelta(frame["end"].astype(float), unit="ms")
+    return frame
 
 
 def counter_frame(records: Sequence[StepRecord], limits: Mapping[str, Any]) -> pd.DataFrame:

@@ -151,7 +151,7 @@ def render_run_compare(summaries: Sequence[ThreadSummary]) -> None:
     for column, side, name in zip(st.columns(2), (a, b), "AB"):
         with column:
             st.markdown(f"**{name}** · {escape_markdown(side.thread.title or side.thread.thread_id[:8])}")
-            render_evolution(evolution_matrix(side.records, side.field_order))
+            render_evolution(evolution_matrix(side.records, side.field_order), key=f"runs_compare_evolution_{name}")
     st.subheader("Counters")
     counters = counters_frame(comparison)
     if counters.empty:

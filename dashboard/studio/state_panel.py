@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,19 +9,25 @@ import pandas as pd
 import streamlit as st
 
 from pipelines.core.markup import escape_markdown
-from pipelines.core.jsonable import state_to_jsonable
+from pipelines.core.jsonable import json_head, state_to_jsonable
 from pipelines.core.trace.records import StepRecord
 
 KIND_ICON = {"set": "● set", "changed": "◆ changed", "appended": "＋ appended", "removed": "✕ removed"}
 
 
+INSPECT_ITEMS = 200  # items of a list drawn by the field inspector: the newest, as reducer lists grow at the end
+
+
 def preview(value: Any, limit: int = 160) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = json_head(value, limit)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def state_frame(values: Mapping[str, Any], field_order: Sequence[str]) -> pd.DataFrame:
-    data = state_to_jsonable(values)
+    return _state_rows(state_to_jsonable(values), field_order)
+
+
+def _state_rows(data: Mapping[str, Any], field_order: Sequence[str]) -> pd.DataFrame:
     ordered = [f for f in field_order if f in data] + sorted(f for f in data if f not in field_order)
     rows = []
     for name in ordered:
@@ -38,13 +43,18 @@ def render_state(values: Mapping[str, Any], field_order: Sequence[str], key: str
     if not values:
         st.info("The run has no state yet.")
         return
-    st.dataframe(state_frame(values, field_order), width="stretch", hide_index=True)
     data = state_to_jsonable(values)
+    st.dataframe(_state_rows(data, field_order), width="stretch", hide_index=True)
     chosen = st.selectbox("Inspect a field", list(data), key=key)
-    if chosen and isinstance(data[chosen], (dict, list)):
-        st.json(data[chosen], expanded=2)
+    value = data.get(chosen)
+    if isinstance(value, list) and len(value) > INSPECT_ITEMS:
+        st.caption(f"The last {INSPECT_ITEMS} of {len(value):,} items (items {len(value) - INSPECT_ITEMS}–"
+                   f"{len(value) - 1}).")
+        value = value[-INSPECT_ITEMS:]
+    if chosen and isinstance(value, (dict, list)):
+        st.json(value, expanded=2)
     elif chosen:
-        st.code(str(data[chosen]), language=None, wrap_lines=True)  # st.json would parse a string as JSON text
+        st.code(str(value), language=None, wrap_lines=True)  # st.json would parse a string as JSON text
 
 
 def changes_frame(record: StepRecord) -> pd.DataFrame:

@@ -9,13 +9,13 @@ import streamlit as st
 
 from dashboard import services
 from dashboard.studio.checkpoints import render_checkpoints
-from dashboard.studio.evolution import render_evolution
+from dashboard.studio.evolution import render_evolution, thread_evolution
 from dashboard.studio.flash import show_flash
 from dashboard.studio.graph_view import GraphHighlights, counter_labels, graph_shape, render_graph
 from dashboard.studio.interrupt_forms import (apply_submitted_answer, render_interrupt_form,
                                                    render_unapplied_answer)
 from dashboard.studio.iterations import render_counter_bar, render_iterations
-from dashboard.studio.live_run import render_live_run, report_watched_run
+from dashboard.studio.live_run import render_ended_run, render_live_run, report_watched_run
 from dashboard.studio.metrics_charts import (make_latency_figure, make_timeline_figure, make_usage_figure,
                                                  task_frame)
 from dashboard.studio.report_download import render_report_downloads
@@ -28,7 +28,6 @@ from pipelines.core.markup import escape_markdown, sanitize_markdown
 from pipelines.core.errors import InvalidInput
 from pipelines.core.spec import PipelineSpec
 from pipelines.core.runtime.session import Session
-from pipelines.core.trace.records import evolution_matrix
 
 TABS = ["State", "Changes", "Evolution", "Iterations", "Metrics", "Checkpoints", "Report"]
 
@@ -81,11 +80,12 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     st.title(spec.title)
     render_about(spec)
     runs = services.background_runs()
-    report_watched_run(runs, st.query_params.get(THREAD_PARAM))
-    # Messages that come and go (a flash, the rewound note, a background run) each draw into a slot that is always
-    # there, so what is below keeps its place from one rerun to the next instead of being drawn anew one lower.
+    # Messages that come and go (a flash, a finished run's summary, the rewound note, a background run, a workflow's
+    # lead) each draw into a slot that is always there, so what is below keeps its place from one rerun to the next
+    # instead of being drawn anew one lower.
     with st.container():
-        show_flash()
+        flashed = show_flash()
+    ended_slot = st.empty()  # where a background run's end is said, once the run is open
     settings = services.current_settings()
     studio = services.studio(settings)
     compiled = studio.compiled(spec)
@@ -96,6 +96,7 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
         thread = None
     breakpoints = render_run_sidebar(spec, thread, node_names)
     if thread is None:
+        render_ended_run(None, None, flashed)
         if thread_id:
             st.warning(f"No {spec.title} run with id {escape_markdown(thread_id)}; pick one in the sidebar or start a new one.")
         st.info("Choose a scenario under **New run** in the sidebar (edit its input if you like) and press "
@@ -113,14 +114,20 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     with st.container():
         if session.cursor:
             st.info(rewound_message(session.status()), icon=":material/history:")
+    # Asked once, before the end is looked for: a run that ends after this is found by the live view below.
     running = runs.active(thread.thread_id) is not None
+    if not running:
+        report_watched_run(runs, thread)
+    records = session.records()
+    with ended_slot:
+        render_ended_run(thread.thread_id, (session.head_checkpoint_id(), len(records)), flashed)
     with st.container():
         if running:
             render_live_run(runs, thread.thread_id, {n: c["limit"] for n, c in session.counters().items()}, key)
     if lead is not None:
         with st.container():
             lead(session)
-    records = session.records()
+        records = session.records()  # the lead may have moved the run
     changed = render_step_controls(session, key, on_reset=lambda: start_run(spec, thread.input or {}, thread.scenario),
                                    runs=runs, open_worker_session=services.worker_session_opener(
                                        spec, thread.thread_id, breakpoints))
@@ -154,8 +161,9 @@ def _render(spec: PipelineSpec, extra_tabs: dict[str, Callable[[Session], None]]
     renderers |= {
         "State": lambda: render_state(session.values(), spec.field_order, f"{key}_state_field"),
         "Changes": lambda: render_changes(records, f"{key}_changes_step"),
-        "Evolution": lambda: render_evolution(evolution_matrix(records, spec.field_order),
-                                              key=f"{key}_evolution_window"),
+        "Evolution": lambda: render_evolution(
+            thread_evolution(thread.thread_id, session.head_checkpoint_id(), records, spec.field_order),
+            key=f"{key}_evolution_window"),
         "Iterations": lambda: render_iterations(session.counters(), records, f"{key}_counter_chart"),
         "Metrics": lambda: _render_metrics(records, key),
         "Checkpoints": lambda: render_checkpoints(session, key, read_only=running),

@@ -43,6 +43,21 @@ def state_to_jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
     return {key: to_jsonable(val) for key, val in values.items()}
 
 
+def json_head(value: Any, limit: int) -> str:
+    """The first `limit` + 1 characters of `value` as one-line JSON (a string as it is): only as much of a large
+    value is encoded as is shown, so a preview of a list of thousands of items costs no more than of a short one."""
+    if isinstance(value, str):
+        return value[: limit + 1]
+    parts: list[str] = []
+    size = 0
+    for chunk in json.JSONEncoder(ensure_ascii=False, default=str).iterencode(value):
+        parts.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            break
+    return "".join(parts)[: limit + 1]
+
+
 def as_prompt_json(value: Any, limit: int = 6000) -> str:
     """Compact JSON for a prompt, bounded so an over-long field cannot blow up the context."""
     text = json.dumps(to_jsonable(value), ensure_ascii=False, default=str)

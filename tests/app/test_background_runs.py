@@ -1,5 +1,6 @@
 """Run to end with a held model: the page polls a background worker, Stop works between steps, a second tab sees it,
-and two tabs pressing Step together run one step."""
+two tabs pressing Step together run one step, and the run's summary is said to the tabs that saw it, from its end
+until the next action."""
 
 import threading
 import time
@@ -29,8 +30,7 @@ def toy_thread(data_dir):
     session = studio.new_session(make_toy_spec(context), {"topic": "kites"}, settings)
     context.hold()
     yield session.thread_id, context
-    context.gate = None
-    context.let_through = lambda count=1: None
+    context.open()  # a worker still held lets go
     studio.close()
 
 
@@ -116,3 +116,66 @@ def test_a_tab_that_shows_an_old_position_is_refused_when_it_steps(toy_thread):
     no_errors(second)
     assert "The run has moved on since it was shown" in _texts(second)
     assert context.runs == ["draft"]
+
+
+def _stop_before_review(app):
+    """Run to interrupt with a breakpoint on `review`: the run ends paused between steps, where Step works."""
+    app.multiselect(key="toy__breakpoints").set_value(["review"]).run()
+    app.button(key="toy_run_interrupt").click().run()
+    assert "Running to the next interrupt" in _texts(app)  # held at the gate: it goes on in the background
+    return app
+
+
+def _summary(app) -> str:
+    return " ".join(m.value for m in [*app.success, *app.error] if "in the background (" in m.value)
+
+
+def test_a_finished_runs_summary_shows_until_the_next_action_and_only_to_tabs_that_saw_it(toy_thread):
+    toy_thread, context = toy_thread
+    app = _stop_before_review(_tab(toy_thread))
+    watcher = _tab(toy_thread)  # a second tab sees it going on
+    assert "Running to the next interrupt" in _texts(watcher)
+    context.open()
+    _until(app, lambda a: "Ran 2 step(s) in the background" in _summary(a))
+    no_errors(app)
+    app.run()  # looking around (another tab of the page, a rerun) is no action: the summary stays
+    assert "Ran 2 step(s) in the background" in _summary(app) and "paused between steps" in _texts(app)
+    _until(watcher, lambda a: "Ran 2 step(s) in the background" in _summary(a))
+    assert not _summary(_tab(toy_thread))  # a tab opened after the end: an old run is no news
+
+    app.button(key="toy_step").click().run()
+    no_errors(app)
+    assert "Ran 1 step(s)." in _texts(app) and not _summary(app)
+    assert not _summary(app.run())
+    assert not _summary(watcher.run())  # the run moved on since it ended (from the other tab)
+
+
+def test_a_run_that_ended_while_its_tab_looked_elsewhere_is_news_unless_someone_acted_on_it_since(toy_thread):
+    toy_thread, context = toy_thread
+    settings = load_settings()
+    studio = Studio.from_settings(settings)
+    other = studio.new_session(make_toy_spec(context), {"topic": "boats"}, settings).thread_id
+    studio.close()
+
+    def paused(app):
+        return "paused between steps" in _texts(app)
+
+    app = _stop_before_review(_tab(toy_thread))
+    app.query_params["thread"] = other  # the user opens another run while this one goes on
+    app.run()
+    context.open()
+    _until(_tab(toy_thread), paused)
+    app.query_params["thread"] = toy_thread  # and comes back after its end: that is news
+    assert "Ran 2 step(s) in the background" in _summary(app.run())
+
+    context.hold()  # the same on the other run, but another tab steps it after its end
+    app.query_params["thread"] = other
+    _stop_before_review(app.run())
+    app.query_params["thread"] = toy_thread
+    app.run()
+    context.open()
+    helper = _until(_tab(other), paused)
+    helper.button(key="toy_step").click().run()
+    assert "Ran 1 step(s)." in _texts(helper)
+    app.query_params["thread"] = other
+    assert not _summary(app.run()) and "waiting for your answer" in _texts(app)

@@ -42,13 +42,20 @@ class ToyContext:
     # With a barrier, the parallel pair (fast, slow) each wait for the other: they can only pass it side by side.
     pair_barrier: threading.Barrier | None = None
 
+    opened: threading.Event = field(default_factory=threading.Event)
+
     def hold(self) -> None:
         """From now on, every plain node waits for the test to let it through."""
         self.gate = threading.Semaphore(0)
+        self.opened.clear()
 
     def let_through(self, count: int = 1) -> None:
         assert self.gate is not None
         self.gate.release(count)
+
+    def open(self) -> None:
+        """Let every held node through, now and until the next `hold`."""
+        self.opened.set()
 
     def wait_entered(self, timeout: float = 30.0) -> None:
         """Wait until a held node has started (and is waiting at the gate)."""
@@ -65,7 +72,9 @@ def _node(name: str, pause: float = 0.0):
             context.pair_barrier.wait(timeout=60)
         if context.gate is not None:
             context.entered.release()
-            assert context.gate.acquire(timeout=60), f"{name} was never let through"
+            deadline = time.monotonic() + 60
+            while not context.opened.is_set() and not context.gate.acquire(timeout=0.02):
+                assert time.monotonic() < deadline, f"{name} was never let through"
         time.sleep(pause + context.pause_s)
         return {"log": [name]}
 

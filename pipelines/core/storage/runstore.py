@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Double, bindparam, case, delete, insert, inspect, select, text, update
@@ -57,6 +60,17 @@ _RELEASE = {"claim_token": _given_back(threads.c.claim_token), "claim_holder": _
             "claim_expires_at": _given_back(threads.c.claim_expires_at)}
 
 
+@dataclass(frozen=True)
+class _ReadSteps:
+    """A thread's step records as last read, and the row ids (`seq`) they came from, in order."""
+
+    seqs: tuple[int, ...]
+    records: tuple[StepRecord, ...]
+
+
+STEP_CACHE_THREADS = 32  # threads whose records are kept: those the open pages and their workers look at
+
+
 _guarded = sql_errors_as(RunStoreError, lambda runs: f"the run database {runs.engine_label(runs.url)}")
 
 
@@ -88,6 +102,8 @@ class RunStore:
                 _widen_mysql_floats(self.engine)
         except (SQLAlchemyError, OSError) as exc:
             raise RunStoreError(f"cannot open the run database {self.engine_label(url)}: {exc}") from exc
+        self._read: OrderedDict[str, _ReadSteps] = OrderedDict()
+        self._read_lock = threading.Lock()
 
     @staticmethod
     def engine_label(url: str) -> str:
@@ -140,6 +156,8 @@ class RunStore:
         with self.engine.begin() as conn:
             for table in (tasks, steps, threads):
                 conn.execute(delete(table).where(table.c.thread_id == thread_id))
+        with self._read_lock:
+            self._read.pop(thread_id, None)
 
     # claims: one writer per thread (run_claims) -----------------------------------------------------------
     @_guarded
@@ -188,25 +206,57 @@ class RunStore:
 
     @_guarded
     def load_steps(self, thread_id: str) -> list[StepRecord]:
-        """Every step record of a thread, all branches, in the order they ran."""
+        """Every step record of a thread, all branches, in the order they ran (shared objects: read-only).
+
+        Step rows are only ever added, so the records read before are kept and only rows added since are read
+        and decoded: a page redrawn on a run of hundreds of steps reads one column of row ids, not every
+        step's JSON again. Rows that are not the known ones followed by new ones (a thread deleted elsewhere,
+        a row committed late by another writer) make it read them all again."""
+        with self._read_lock:
+            known = self._read.get(thread_id)
         with self.engine.connect() as conn:
-            step_rows = conn.execute(
-                select(steps).where(steps.c.thread_id == thread_id).order_by(steps.c.seq)).mappings().all()
-            task_rows = conn.execute(
-                select(tasks).where(tasks.c.thread_id == thread_id).order_by(tasks.c.id)).mappings().all()
-        by_step: dict[str, list[TaskRecord]] = {}
-        for row in task_rows:
-            by_step.setdefault(row["step_key"], []).append(TaskRecord(
-                task_id=row["task_id"], node=row["node"], started_at=row["started_at"],
-                duration_ms=row["duration_ms"], status=row["status"], update=row["update"], error=row["error"],
-                namespace=row["namespace"], model_calls=list(row["model_calls"] or [])))
-        return [StepRecord(
-            step_key=row["step_key"], thread_id=row["thread_id"], step=row["step"], status=row["status"],
-            started_at=row["started_at"], duration_ms=row["duration_ms"],
-            parent_checkpoint_id=row["parent_checkpoint_id"], checkpoint_id=row["checkpoint_id"],
-            changes=dict(row["changes"] or {}), tasks=by_step.get(row["step_key"], []), error=row["error"],
-            counters=dict(row["counters"] or {}))
-            for row in step_rows]
+            seqs = tuple(conn.execute(select(steps.c.seq).where(steps.c.thread_id == thread_id)
+                                      .order_by(steps.c.seq)).scalars())
+            if known is not None and seqs == known.seqs:
+                read = known
+            elif known is not None and known.seqs and seqs[:len(known.seqs)] == known.seqs:
+                seqs_new, records = _read_steps(conn, thread_id, after=known.seqs[-1])
+                read = _ReadSteps(known.seqs + seqs_new, known.records + records)
+            else:
+                read = _ReadSteps(*_read_steps(conn, thread_id))
+        with self._read_lock:
+            self._read[thread_id] = read
+            self._read.move_to_end(thread_id)
+            while len(self._read) > STEP_CACHE_THREADS:
+                self._read.popitem(last=False)
+        return list(read.records)
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _read_steps(conn, thread_id: str, after: int | None = None) -> tuple[tuple[int, ...], tuple[StepRecord, ...]]:
+    """A thread's step rows (those after row id `after`, if given) with their tasks, as records."""
+    query = select(steps).where(steps.c.thread_id == thread_id).order_by(steps.c.seq)
+    if after is not None:
+        query = query.where(steps.c.seq > after)
+    step_rows = conn.execute(query).mappings().all()
+    if not step_rows:
+        return (), ()
+    task_query = select(tasks).where(tasks.c.thread_id == thread_id).order_by(tasks.c.id)
+    if after is not None:
+        task_query = task_query.where(tasks.c.step_key.in_([row["step_key"] for row in step_rows]))
+    by_step: dict[str, list[TaskRecord]] = {}
+    for row in conn.execute(task_query).mappings():
+        by_step.setdefault(row["step_key"], []).append(TaskRecord(
+            task_id=row["task_id"], node=row["node"], started_at=row["started_at"],
+            duration_ms=row["duration_ms"], status=row["status"], update=row["update"], error=row["error"],
+            namespace=row["namespace"], model_calls=list(row["model_calls"] or [])))
+    records = tuple(StepRecord(
+        step_key=row["step_key"], thread_id=row["thread_id"], step=row["step"], status=row["status"],
+        started_at=row["started_at"], duration_ms=row["duration_ms"],
+        parent_checkpoint_id=row["parent_checkpoint_id"], checkpoint_id=row["checkpoint_id"],
+        changes=dict(row["changes"] or {}), tasks=by_step.get(row["step_key"], []), error=row["error"],
+        counters=dict(row["counters"] or {}))
+        for row in step_rows)
+    return tuple(row["seq"] for row in step_rows), records

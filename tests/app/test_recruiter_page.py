@@ -16,7 +16,7 @@ def chat_lines(app):
     return [(m.name, " ".join(x.value for x in m.markdown)) for m in app.get("chat_message")]
 
 
-def settle(app, limit_s: float = 90.0):
+def settle(app, limit_s: float = 240.0):
     """Rerun until the turn's background run has landed (the first question builds the matcher's index)."""
     deadline = time.monotonic() + limit_s
     while "running in the background" in texts(app) and time.monotonic() < deadline:

@@ -17,7 +17,7 @@ def texts(app):
                                            *app.error])
 
 
-def settle(app, limit_s: float = 90.0):
+def settle(app, limit_s: float = 240.0):
     deadline = time.monotonic() + limit_s
     while "Researching…" in texts(app) and time.monotonic() < deadline:
         time.sleep(0.3)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 QUESTION = "What was Lindenport's container throughput in 2024, and when does the rail link open?"
 
 
-def wait_for(page, text: str, limit_s: float = 90.0) -> None:
+def wait_for(page, text: str, limit_s: float = 240.0) -> None:
     """Until `text` shows: the run goes on in a background worker and the page fills in when it pauses."""
     deadline = time.monotonic() + limit_s
     while not page.get_by_text(text, exact=False).count():

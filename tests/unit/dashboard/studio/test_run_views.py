@@ -30,7 +30,10 @@ def test_runs_frame_and_its_table_key(studio, comparison):
     summaries = studio.runs.thread_summaries()
     frame = runs_frame(summaries)
     assert list(frame["title"]) == ["clear goal", "asked again"] and set(frame["workflow"]) == {"CareerNavigator"}
-    assert frame["started"].dtype.kind == "M" and frame["duration"].str.endswith("ms").all()
+    assert frame["started"].dtype.kind == "M"
+    # each run's duration as format_duration writes it, whatever the machine's speed made it
+    assert list(frame["duration"]) == [format_duration(s.duration_ms) for s in summaries]
+    assert "—" not in list(frame["duration"])  # both runs have a duration
     assert table_key(frame) == table_key(runs_frame(summaries)) != table_key(frame.iloc[:1])
 
 

@@ -12,14 +12,16 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipelines.core.file_errors import unreadable_reason
 from pipelines.deep_research.chunking import Unit, fit_units, join_units, pack, sentence_units, split_sentences, tidy
 
-__all__ = ["MAX_DOCUMENT_BYTES", "SUFFIXES", "Chunk", "DocumentError", "LoadedDocument", "Section", "chunk_document",
-           "load_document", "split_sentences"]
+__all__ = ["MAX_DOCUMENT_BYTES", "MAX_DOCUMENT_MB", "SUFFIXES", "Chunk", "DocumentError", "LoadedDocument", "Section",
+           "check_size", "chunk_document", "load_document", "split_sentences"]
 
 SUFFIXES = {".pdf": "PDF", ".docx": "DOCX", ".md": "Markdown", ".markdown": "Markdown", ".txt": "text", ".html": "HTML",
             ".htm": "HTML", ".csv": "CSV", ".xlsx": "Excel"}
-MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+MAX_DOCUMENT_MB = 50  # per file; megabytes as Streamlit counts them (MiB), the upload widgets' limit too
+MAX_DOCUMENT_BYTES = MAX_DOCUMENT_MB * 1024 * 1024
 CSV_ROWS_PER_SECTION = 40
 CHARS_PER_PAGE = 1800
 _ROWS = re.compile(r"(?:(?P<sheet>.+) · )?rows (?P<first>\d+)-(?P<last>\d+)")  # "rows 1-40", "Sheet1 · rows 1-40"
@@ -77,9 +79,7 @@ def load_document(name: str, data: bytes) -> LoadedDocument:
     if suffix not in SUFFIXES:
         raise DocumentError(f"{name}: only PDF, DOCX, Markdown, TXT, HTML, CSV or Excel (.xlsx) files can be added")
     kind = SUFFIXES[suffix]
-    if len(data) > MAX_DOCUMENT_BYTES:
-        raise DocumentError(f"{name} is {len(data) / 1024 / 1024:.1f} MB; documents up to "
-                            f"{MAX_DOCUMENT_BYTES // 1024 // 1024} MB can be added")
+    check_size(name, len(data))
     if not data.strip():
         raise DocumentError(f"{name} is empty")
     if kind == "PDF" and b"%PDF" not in data[:1024]:
@@ -104,6 +104,13 @@ def load_document(name: str, data: bytes) -> LoadedDocument:
         raise DocumentError(f"{name} is not readable text (it looks like a binary file renamed to {suffix})")
     title = " ".join(title.split()) if title and title.strip().lower() not in _PLACEHOLDER_TITLES else ""
     return LoadedDocument(name=name, title=title, kind=kind, sections=sections)
+
+
+def check_size(name: str, size: int) -> None:
+    """DocumentError, naming the limit, for a file over it."""
+    if size > MAX_DOCUMENT_BYTES:
+        raise DocumentError(f"{name} is {size / 1024 / 1024:.1f} MB; documents up to {MAX_DOCUMENT_MB} MB each can "
+                            "be added")
 
 
 def chunk_document(document: LoadedDocument, max_chars: int = 900, overlap_chars: int = 150) -> list[Chunk]:
@@ -172,12 +179,10 @@ def _looks_binary(text: str) -> bool:
 def _unreadable(name: str, kind: str, exc: Exception) -> DocumentError:
     if isinstance(exc, DocumentError):
         return exc
-    detail = str(exc).splitlines()[0][:160] if str(exc).strip() else "no detail"
-    if isinstance(exc, UnicodeError):
-        return DocumentError(f"{name} is not readable text (its characters could not be decoded; save it as UTF-8)")
+    detail = str(exc).splitlines()[0][:160] if str(exc).strip() else ""
     if "decrypt" in type(exc).__name__.lower() or re.search(r"password|encrypt", detail, re.I):
         return DocumentError(f"{name} is password-protected; remove the password and add it again")
-    return DocumentError(f"{name} could not be read as {kind} ({type(exc).__name__}: {detail})")
+    return DocumentError(f"{name} {unreadable_reason(exc, kind)}")
 
 
 def _loader(class_name: str):

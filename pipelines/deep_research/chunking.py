@@ -24,8 +24,9 @@ _STANDS_ALONE = re.compile(r"(?:#{1,6}\s|>|\||```|~~~|[=-]{3,}$|[-*+•·▪●�
                            r"|[一二三四五六七八九十]+、|第.{1,5}[章节条])")
 _ENDS_ALONE = re.compile(r"(?:#{1,6}\s|\||```|~~~|[=-]{3,}$)")
 _WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]")
-# Breaks a sentence too long for one chunk at the softest punctuation available, Chinese and English alike.
-_SOFT_BREAKS = ["；", ";", "，", ",", "、", "：", ":", " ", ""]
+# Breaks a sentence too long for one chunk at the softest punctuation available, Chinese and English alike; a piece
+# with none is cut every max_chars characters (_hard_cut).
+_SOFT_BREAKS = ["；", ";", "，", ",", "、", "：", ":", " "]
 
 
 class Unit(NamedTuple):
@@ -120,7 +121,7 @@ def fit_units(units: list[Unit], max_chars: int) -> list[Unit]:
         # RecursiveCharacterTextSplitter does the soft-break search well; it only runs on sentences that must be cut.
         splitter = splitter or RecursiveCharacterTextSplitter(chunk_size=max_chars, chunk_overlap=0, separators=_SOFT_BREAKS,
                                                               keep_separator="end", strip_whitespace=False)
-        pieces = splitter.split_text(unit.text)
+        pieces = [cut for piece in splitter.split_text(unit.text) for cut in _hard_cut(piece, max_chars)]
         for i, piece in enumerate(pieces):
             if not piece.strip():
                 continue
@@ -128,6 +129,12 @@ def fit_units(units: list[Unit], max_chars: int) -> list[Unit]:
             spaced = piece[-1:].isspace() or (not last and pieces[i + 1][:1].isspace())
             out.append(Unit(piece.strip(), unit.sep if last else " " if spaced else "", False))
     return out
+
+
+def _hard_cut(piece: str, max_chars: int) -> list[str]:
+    """A piece without any soft break cut every max_chars characters, as the splitter's "" separator would, but in
+    one pass: the splitter merges such a piece back a character at a time."""
+    return [piece[i:i + max_chars] for i in range(0, len(piece), max_chars)] if len(piece) > max_chars else [piece]
 
 
 def join_units(units: list[Unit]) -> str:

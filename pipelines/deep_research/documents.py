@@ -28,6 +28,10 @@ _ROWS = re.compile(r"(?:(?P<sheet>.+) · )?rows (?P<first>\d+)-(?P<last>\d+)")  
 TABLE_KINDS = ("CSV", "Excel")
 _TEXT_KINDS = ("text", "Markdown", "CSV")
 _PLACEHOLDER_TITLES = {"untitled", "(unspecified)", "(anonymous)", "unknown", "anonymous"}
+# An image or a link: [words](target), a target holding at most one level of brackets (Wikipedia's "Foo_(bar)").
+# Neither part may run into another "[" or "(", so a line of a thousand "[" without "]" costs one pass, not a
+# thousand.
+_MD_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)")
 _MD_HEADERS = [("#", "h1"), ("##", "h2"), ("###", "h3"), ("####", "h4")]
 _HTML_BLOCKS = ["p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "li", "dt", "dd", "tr",
                 "table", "ul", "ol", "dl", "blockquote", "pre", "figure", "figcaption", "caption", "h5", "h6", "hr",
@@ -241,7 +245,7 @@ def _md_plain(text: str) -> str:
 
 
 def _md_inline(text: str) -> str:
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # images and links keep their words
+    text = _MD_LINK.sub(r"\1", text)  # images and links keep their words
     return re.sub(r"(\*\*|__|`|~~)(.+?)\1", r"\2", text).strip()
 
 
@@ -280,8 +284,10 @@ def _read_html(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
     for tag in soup(["script", "style", "noscript", "template", "svg", "head"]):
         tag.decompose()
+    # Collected once rather than asking each string for a <pre> above it: that walk made deep nesting quadratic.
+    preformatted = {id(text) for pre in soup.find_all("pre") for text in pre.find_all(string=True)}
     for string in soup.find_all(string=True):
-        if type(string) is NavigableString and not string.find_parent("pre"):  # comments never reach get_text
+        if type(string) is NavigableString and id(string) not in preformatted:  # comments never reach get_text
             string.replace_with(re.sub(r"\s+", " ", str(string)))
     for heading in soup.find_all(["h1", "h2", "h3", "h4"]):
         text = " ".join(heading.get_text(" ").split())

@@ -173,6 +173,7 @@ class ResearchLibrary:
         reasons: list[str] = []
         flagged = 0
         added = now_iso()
+        _report(progress, INDEXING, 0, len(chunks))
         try:
             for start in range(0, len(chunks), INDEX_BATCH):
                 if stop is not None and stop.is_set():
@@ -187,8 +188,10 @@ class ResearchLibrary:
                                       "kind": document.kind, "pages": document.pages, "page": chunk.page,
                                       "section": chunk.section, "chunk": chunk.index, "flagged": bool(findings),
                                       "added_at": added})
-                with self._lock:  # per batch, so searches and listings go on while a large file is indexed
-                    self.kb.upsert(name, [f"{doc_id}#{c.index}" for c in batch], [c.text for c in batch], metadatas)
+                texts = [c.text for c in batch]
+                vectors = self.kb.embedder.embed(texts)  # outside the lock: searches and listings go on meanwhile
+                with self._lock:
+                    self.kb.upsert(name, [f"{doc_id}#{c.index}" for c in batch], texts, metadatas, embeddings=vectors)
                     self._bm25.pop(collection, None)
                 _report(progress, INDEXING, start + len(batch), len(chunks))
             if replacing:  # an earlier copy cut into more chunks leaves its tail behind

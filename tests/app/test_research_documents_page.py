@@ -12,7 +12,10 @@ from dashboard.workflows.deep_research.documents_view import FLAG_NOTE, KEY, NEW
 from pipelines.core.markup import escape_markdown
 from pipelines.core.settings import load_settings
 from pipelines.deep_research.library import close_libraries, open_library
+from pipelines.deep_research.documents import MAX_DOCUMENT_BYTES
 from tests.app.conftest import no_errors
+from tests.support.held_embedder import hold
+from tests.unit.deep_research.test_indexing import BIG_TEXT
 
 PAGE = Path(__file__).resolve().parents[2] / "dashboard" / "workflows" / "deep_research" / "pages" / "documents.py"
 SAMPLES = Path(__file__).resolve().parents[2] / "assets" / "research" / "samples"
@@ -65,6 +68,10 @@ def assert_no_markup(app) -> None:
     for text in rendered(app):
         for pattern in UNSAFE:
             assert not pattern.search(text), f"{pattern.pattern!r} unescaped in {text!r}"
+
+
+def progress_texts(app) -> list[str]:
+    return [element.proto.text for element in app.get("progress")]
 
 
 def table(app):
@@ -195,3 +202,48 @@ def test_chroma_out_of_reach_is_said_clearly(data_dir, monkeypatch):
     app = AppTest.from_file(str(PAGE), default_timeout=120).run()
     no_errors(app)
     assert "cannot reach its storage" in app.error[0].value and "Chroma server" in app.error[0].value
+
+
+def test_a_file_over_the_limit_is_refused_with_the_limit_and_the_others_are_added(data_dir):
+    app = open_page()
+    uploader = app.file_uploader[0]
+    assert "up to 50 MB per file" in uploader.label  # the limit the page states is the one it enforces
+    huge = ("huge.md", b"# Big\n\n" + b"a" * (MAX_DOCUMENT_BYTES - 6), "text/markdown")  # 50 MB and 1 byte
+    uploader.set_value([huge, (*sample(EN), "text/markdown")])
+    app.run()
+    app.button(key=KEY + "add").click().run()
+    added(app, data_dir)
+    skipped = [w.value for w in app.warning if w.value.startswith("Skipped")]
+    assert skipped == ["Skipped huge.md: huge.md is 50.0 MB; documents up to 50 MB each can be added"]
+    assert list(table(app)["File"]) == [EN]
+
+
+def test_an_add_shows_its_progress_in_every_tab_and_stop_keeps_the_collection_whole(data_dir):
+    library, _ = with_documents(data_dir, sample(ZH))
+    held = hold(library)
+    app = open_page()
+    app.file_uploader[0].set_value([(*sample(EN), "text/markdown"), ("big.md", BIG_TEXT.encode(), "text/markdown"),
+                                    ("later.md", b"# Later\n\nText.", "text/markdown")])
+    app.run()
+    app.button(key=KEY + "add").click().run()
+    assert held.wait_arrived(1)  # harbor_report.md's batch is at the embedding model
+    app.run()
+    no_errors(app)
+    assert not app.file_uploader  # no second add while this one runs
+    assert progress_texts(app) == [f"Adding to uploads: file 1 of 3, {EN}: scanning and indexing, 0 of 3 passages"]
+    other = open_page()  # another browser session on the same collection sees the add and may stop it
+    assert progress_texts(other)[0].startswith("Adding to uploads: file 1 of 3") and other.button(key=KEY + "stop")
+    held.allow(1)
+    assert held.wait_arrived(2)  # big.md's first batch
+    app.button(key=KEY + "stop").click().run()
+    assert any("Stopping after the current batch" in c.value for c in app.caption)
+    held.release_all()
+    added(app, data_dir)
+    assert [s.value for s in app.success if s.value.startswith("Added")] == [f"Added {EN}: 3 chunk(s), 1 page(s)."]
+    notes = [i.value for i in app.info]
+    assert any("stopped by you: the files added before Stop are kept" in n for n in notes)
+    assert any(n.startswith("Not added: big.md: stopped after 256 of") and "nothing of it was kept" in n for n in notes)
+    assert any(n == "Not added: later.md: stopped before it was read" for n in notes)
+    assert sorted(table(app)["File"]) == sorted([EN, ZH])  # nothing of big.md, before or after a reload
+    assert app.file_uploader  # ready for the next add
+    assert sorted(d.name for d in library.documents("uploads")) == sorted([EN, ZH])

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import services
-from dashboard.state_keys import FLASH
+from dashboard.state_keys import FLASH, THREAD_PARAM
 from dashboard.studio.run_sidebar import start_run
 from dashboard.workflows.deep_research.documents_view import POLL_SECONDS, UPLOAD_LIMIT, index_jobs
 from pipelines.core.errors import InvalidInput
@@ -23,6 +23,7 @@ from pipelines.deep_research.shipped import SHIPPED_TITLES
 KEY = "research"
 AUTORUN = f"{KEY}_autorun"
 PENDING = f"{KEY}_pending_start"  # the start waiting for its uploads: {"job", "raw", "chosen", "problems"}
+UPLOAD_NOTES = f"{KEY}_upload_notes"  # {thread id: what went wrong with its uploads}, shown above that run
 UPLOAD_TYPES = sorted(s.lstrip(".") for s in SUFFIXES)
 LOCALES = {"detect": "From the question", "en-US": "English", "zh-CN": "中文"}
 
@@ -53,7 +54,7 @@ def begin(spec: PipelineSpec, raw: dict[str, Any], resources: list[dict[str, Any
     if start_run(spec, {**raw, "resources": resources}, None):
         st.session_state[AUTORUN] = True
         if problems:
-            st.session_state[FLASH] = ("warning", " ".join([st.session_state[FLASH][1], *problems]))
+            st.session_state.setdefault(UPLOAD_NOTES, {})[st.query_params[THREAD_PARAM]] = problems
         st.rerun(scope="app")
     st.error(escape_markdown(st.session_state.pop(FLASH, ("error", "The research could not start."))[1]))
 
@@ -67,6 +68,7 @@ def render_pending_start(spec: PipelineSpec, library: ResearchLibrary) -> None:
         return
     if job is None or job.job_id != pending["job"]:  # the server restarted: nothing to wait for
         st.session_state.pop(PENDING, None)
+        st.session_state[f"{KEY}_question"] = pending["raw"]["user_query"]
         st.rerun(scope="app")
     if job.running:
         with st.container(border=True):
@@ -81,7 +83,11 @@ def render_pending_start(spec: PipelineSpec, library: ResearchLibrary) -> None:
         return
     st.session_state.pop(PENDING, None)
     if job.error or job.stop_requested:
-        st.session_state[FLASH] = ("warning", f"The research did not start: {job.summary()} Your question is kept.")
+        st.session_state[f"{KEY}_question"] = pending["raw"]["user_query"]  # the form was not drawn meanwhile
+        why = "the store failed" if job.error else "you stopped adding your documents"
+        results = " ".join(f"Not added: {r.reason}." for r in job.results if r.stopped)
+        st.session_state[FLASH] = ("warning", f"The research did not start: {why}. {job.summary()} {results} "
+                                              "Your question is kept.")
         st.rerun(scope="app")
     doc_ids = [r.doc_id for r in job.results if r.added]
     begin(spec, pending["raw"], resources_for(doc_ids, pending["chosen"]), [*pending["problems"],

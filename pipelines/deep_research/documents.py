@@ -278,33 +278,55 @@ def _read_docx(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
 def _read_html(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
     # bs4 directly rather than BSHTMLLoader or HTMLHeaderTextSplitter: the loader flattens the page without its headings,
     # and the splitter keeps <script> text and moves bold or linked words out of their sentence.
-    from bs4 import BeautifulSoup, NavigableString
+    from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(path.read_bytes(), "html.parser")  # from bytes, so <meta charset> picks the encoding
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
     for tag in soup(["script", "style", "noscript", "template", "svg", "head"]):
         tag.decompose()
-    # Collected once rather than asking each string for a <pre> above it: that walk made deep nesting quadratic.
-    preformatted = {id(text) for pre in soup.find_all("pre") for text in pre.find_all(string=True)}
-    for string in soup.find_all(string=True):
-        if type(string) is NavigableString and id(string) not in preformatted:  # comments never reach get_text
-            string.replace_with(re.sub(r"\s+", " ", str(string)))
-    for heading in soup.find_all(["h1", "h2", "h3", "h4"]):
-        text = " ".join(heading.get_text(" ").split())
-        title = title or (text if heading.name == "h1" else "")
-        heading.replace_with(f"\n\x00{heading.name[1]}{text}\n")
-    for tag in soup.find_all(_HTML_BLOCKS):
-        tag.insert_before("\n")
-        tag.insert_after("\n")
-    for tag in soup.find_all("br"):
-        tag.replace_with("\n")
-    for tag in soup.find_all(["td", "th"]):
-        tag.insert_after(" | ")
+    text, first_h1 = _html_text(soup)
     blocks = []
-    for line in soup.get_text().split("\n"):
+    for line in text.split("\n"):
         line = line.strip().rstrip("|").strip()
         blocks.append((int(line[1]), line[2:]) if line.startswith("\x00") else (0, line))
-    return title, _sections(blocks)
+    return title or first_h1, _sections(blocks)
+
+
+def _html_text(soup) -> tuple[str, str]:
+    """The page's text with a line per block, "\\x00<level><words>" lines for h1-h4, " | " after table cells, and
+    whitespace collapsed outside <pre>; and the first h1's words. One walk with a stack: editing the tree to insert
+    line breaks (bs4 looks for the last descendant at every insert) and recursion both fail on deep nesting."""
+    from bs4 import CData, NavigableString, Tag
+
+    out: list[str] = []
+    first_h1 = ""
+    stack: list[tuple[object, bool]] = [(soup, False)]  # (node, or a str to write; inside <pre>)
+    while stack:
+        node, in_pre = stack.pop()
+        if type(node) is str:
+            out.append(node)
+        elif type(node) is NavigableString:  # comments, doctypes and the like are no text
+            out.append(node if in_pre else re.sub(r"\s+", " ", node))
+        elif type(node) is CData:
+            out.append(node)
+        elif isinstance(node, Tag):
+            if node.name in ("h1", "h2", "h3", "h4"):
+                words = " ".join(node.get_text(" ").split())
+                first_h1 = first_h1 or (words if node.name == "h1" else "")
+                out.append(f"\n\x00{node.name[1]}{words}\n")
+                continue
+            if node.name == "br":
+                out.append("\n")
+                continue
+            block = node.name in _HTML_BLOCKS
+            if block:
+                out.append("\n")
+                stack.append(("\n", in_pre))
+            elif node.name in ("td", "th"):
+                stack.append((" | ", in_pre))
+            inner = in_pre or node.name == "pre"
+            stack.extend((child, inner) for child in reversed(node.contents))
+    return "".join(out), first_h1
 
 
 def _sections(blocks: list[tuple[int, str]]) -> list[Section]:

@@ -154,11 +154,12 @@ def render_import_tab(store: RecruitingStore) -> None:
                "and written to the guardrail log.")
     left, right = st.columns(2)
     with left:
-        jobs_file = st.file_uploader("Jobs (.jsonl or .csv)", type=IMPORT_TYPES, key="recruiting_import_jobs",
+        jobs_file = st.file_uploader(f"Jobs (.jsonl or .csv, up to {MAX_IMPORT_MB} MB)", type=IMPORT_TYPES,
+                                     key="recruiting_import_jobs",
                                      max_upload_size=MAX_IMPORT_MB, on_change=_forget_result)
         st.caption("Columns: " + escape_markdown(", ".join(COLUMNS["jobs"])))
     with right:
-        people_file = st.file_uploader("Candidates (.jsonl or .csv)", type=IMPORT_TYPES,
+        people_file = st.file_uploader(f"Candidates (.jsonl or .csv, up to {MAX_IMPORT_MB} MB)", type=IMPORT_TYPES,
                                        key="recruiting_import_candidates", max_upload_size=MAX_IMPORT_MB,
                                        on_change=_forget_result)
         st.caption("Columns: " + escape_markdown(", ".join(COLUMNS["candidates"])))

@@ -53,12 +53,14 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def _progress(name: str):
     """Progress lines on stderr: each stage, and every tenth of the passages indexed."""
+    from pipelines.deep_research.library import INDEXING
+
     last: dict[str, object] = {"stage": None, "tenth": 0}
 
     def report(stage: str, done: int, total: int) -> None:
         tenth = done * 10 // total if total else 0
         if stage != last["stage"] or tenth > last["tenth"]:
-            counts = f" {done}/{total} passages" if total and stage == "scanning and indexing" else ""
+            counts = f" {done}/{total} passages" if total and stage == INDEXING else ""
             print(f"{name}: {stage}{counts}", file=sys.stderr, flush=True)
             last.update(stage=stage, tenth=tenth)
     return report

@@ -4,12 +4,12 @@ between batches, and a result per file (added, skipped with the reason, or stopp
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pipelines.core.errors import InvalidInput
+from pipelines.core.runtime.worker import WorkerState
 from pipelines.deep_research.documents import DocumentError
 from pipelines.deep_research.library import (INDEXING, READING, IndexingStopped, Progress, ResearchLibrary,
                                              check_collection_name)
@@ -32,7 +32,7 @@ class FileResult:
 
 
 @dataclass
-class IndexJob:
+class IndexJob(WorkerState):
     """One add of several files to one collection, in a worker. The worker sets the progress fields and appends
     to `results`; pages only read them. Nothing here touches a UI."""
 
@@ -40,28 +40,12 @@ class IndexJob:
     names: tuple[str, ...]
     sizes: tuple[int, ...]
     job_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-    started_at: float = field(default_factory=time.time)
     file_number: int = 0                      # 0-based index of the file under way
     stage: str = READING
     done: int = 0                             # passages of the file under way stored so far
     total: int = 0
     results: list[FileResult] = field(default_factory=list)
-    finished_at: float | None = None
     error: str | None = None                  # the store failed: the files before it stay added
-    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
-    _done: threading.Event = field(default_factory=threading.Event, repr=False)
-
-    @property
-    def running(self) -> bool:
-        return not self._done.is_set()
-
-    @property
-    def stop_requested(self) -> bool:
-        return self._stop.is_set()
-
-    @property
-    def elapsed_s(self) -> float:
-        return (self.finished_at or time.time()) - self.started_at
 
     @property
     def fraction(self) -> float:
@@ -91,13 +75,6 @@ class IndexJob:
             return f"{text}; stopped by you: the files added before Stop are kept, the others were not added"
         return text + "."
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """True once the job has finished (within `timeout` seconds)."""
-        return self._done.wait(timeout)
-
-    def request_stop(self) -> None:
-        self._stop.set()
-
     # the worker's side -------------------------------------------------------------------------------------------
     def _progress(self, stage: str, done: int, total: int) -> None:
         self.stage, self.done, self.total = stage, done, total
@@ -114,8 +91,7 @@ class IndexJob:
         except Exception as exc:  # noqa: BLE001 - shown on the page instead of dying silently in a thread
             self.error = f"{type(exc).__name__}: {exc}"[:500]
         finally:
-            self.finished_at = time.time()
-            self._done.set()
+            self._finish()
 
 
 def _add_one(library: ResearchLibrary, collection: str, name: str, data: bytes, known: set[str],

@@ -123,7 +123,7 @@ class ResearchLibrary:
     def documents(self, collection: str) -> list[DocumentInfo]:
         by_doc: dict[str, dict[str, Any]] = {}
         hidden = self.indexing(collection)
-        for row in self.kb.get(PREFIX + collection):
+        for row in self.kb.get(PREFIX + collection, texts=False):
             meta = row["metadata"]
             if meta.get("doc_id") in hidden:
                 continue
@@ -166,8 +166,8 @@ class ResearchLibrary:
         name = PREFIX + collection
         key = (collection, doc_id)
         with self._lock:
-            replacing = key in self._indexing or bool(self.kb.count(name) and self.kb.get(name, where={"doc_id": doc_id},
-                                                                                          limit=1))
+            replacing = key in self._indexing or bool(self.kb.count(name) and self.kb.get(
+                name, where={"doc_id": doc_id}, limit=1, texts=False))
             if not replacing:
                 self._indexing.add(key)
         reasons: list[str] = []
@@ -308,9 +308,12 @@ class ResearchLibrary:
         return [self._passage(collection, i, stored[i]) for i in ids if i in stored]
 
     def all_passages(self, collection: str, doc_ids: Sequence[str] = ()) -> list[Passage]:
+        if doc_ids:  # read straight from the store: a preview need not build the collection's BM25 index
+            wanted = [d for d in doc_ids if d not in self.indexing(collection)]
+            rows = self.kb.get(PREFIX + collection, where={"doc_id": {"$in": wanted}}) if wanted else []
+            return [self._passage(collection, r["id"], r) for r in rows]
         stored = self._whole(collection, self._index(collection)[1])
-        return [self._passage(collection, i, r) for i, r in stored.items()
-                if not doc_ids or r["metadata"].get("doc_id") in doc_ids]
+        return [self._passage(collection, i, r) for i, r in stored.items()]
 
     def _whole(self, collection: str, stored: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """The stored passages without those of documents still being added."""

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
+from pipelines.core.errors import InvalidInput
 from pipelines.core.markup import escape_markdown
 from pipelines.deep_research.documents import MAX_DOCUMENT_MB, SUFFIXES, DocumentError, check_size
 from pipelines.deep_research.indexing import FileResult, IndexJob, IndexJobs, add_files
@@ -120,9 +121,13 @@ def start_add(library: ResearchLibrary, collection: str, files: Sequence) -> Non
     st.session_state[_NONCE] = st.session_state.get(_NONCE, 0) + 1  # a fresh, empty uploader
     st.session_state[_PICK] = collection
     if not accepted:
-        st.session_state[_RESULTS] = (collection, refused, "")
+        st.session_state[_RESULTS] = (collection, refused, None)
         st.rerun()
-    job = index_jobs().start(library, collection, accepted)
+    try:
+        job = index_jobs().start(library, collection, accepted)
+    except InvalidInput as exc:  # another tab started an add here a moment ago: its progress shows after the rerun
+        st.session_state[_RESULTS] = (collection, refused, ("warning", f"Nothing was added: {exc}."))
+        st.rerun()
     st.session_state.setdefault(_WATCHED, set()).add(job.job_id)
     st.session_state.setdefault(_REFUSED, {})[job.job_id] = refused
     st.session_state.pop(_RESULTS, None)
@@ -161,18 +166,19 @@ def finish_job(job: IndexJob) -> None:
     """Show a finished job's results once in this browser session."""
     st.session_state[_WATCHED].discard(job.job_id)
     refused = st.session_state.get(_REFUSED, {}).pop(job.job_id, [])
-    ended_early = job.error or (job.stop_requested and any(r.stopped for r in job.results))
-    st.session_state[_RESULTS] = (job.collection, [*refused, *job.results], job.summary() if ended_early else "")
+    stopped = job.stop_requested and any(r.stopped for r in job.results)
+    note = ("error", job.summary()) if job.error else ("info", job.summary()) if stopped else None
+    st.session_state[_RESULTS] = (job.collection, [*refused, *job.results], note)
     st.session_state[_PICK] = job.collection
 
 
 def render_results(collection: str) -> None:
     """The last add's result per file, while its collection is shown."""
-    shown, results, note = st.session_state.get(_RESULTS, (None, [], ""))
+    shown, results, note = st.session_state.get(_RESULTS, (None, [], None))
     if shown != collection:
         return
     if note:
-        st.info(escape_markdown(note))
+        getattr(st, note[0])(escape_markdown(note[1]))
     for r in results:
         if r.stopped:
             st.info(escape_markdown(f"Not added: {r.reason}"))

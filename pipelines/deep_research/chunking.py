@@ -17,8 +17,10 @@ _CANDIDATE = re.compile(r"(?:[。！？]+|[!?]+|\.+)[”’\"'」』）)\]]*")
 _NON_SPACE = re.compile(r"\S")
 _WORD_OPENERS = "([\"'“‘"  # what may stand right before a word: its start
 _LONGEST_WORD = max(8, *(len(word) for word in _ABBREVIATIONS))
-_LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\u00ad": None, "\u200b": None,
-                            "\ufeff": None})
+_LIGATURES = {"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\u00ad": "", "\u200b": "", "\ufeff": ""}
+# A substitution that touches only what it replaces: str.translate looks up every character of a Chinese text, which
+# for tens of megabytes holds the interpreter's lock for a second.
+_LIGATURE = re.compile("|".join(_LIGATURES))
 # Lines that keep their own line when wrapped text is joined: headings, quotes, table rows, code fences, list items.
 _STANDS_ALONE = re.compile(r"(?:#{1,6}\s|>|\||```|~~~|[=-]{3,}$|[-*+•·▪●◦]\s|\d{1,3}(?:[.)]\s|、)|[（(]\d{1,3}[)）]"
                            r"|[一二三四五六七八九十]+、|第.{1,5}[章节条])")
@@ -178,7 +180,8 @@ def tidy(text: str, unwrap: str = "none") -> str:
     hard-wrapped) joins a full-width line to the next; unwrap="soft" (Markdown) joins every line in a paragraph.
     Headings, list items, table rows and short lines keep their own line."""
     paragraphs = []
-    for block in re.split(r"\n[^\S\n]*\n", (text or "").translate(_LIGATURES).replace("\r\n", "\n").replace("\r", "\n")):
+    text = _LIGATURE.sub(lambda match: _LIGATURES[match.group()], text or "")
+    for block in re.split(r"\n[^\S\n]*\n", text.replace("\r\n", "\n").replace("\r", "\n")):
         lines = [line for line in (" ".join(raw.split()) for raw in block.split("\n")) if line]
         if lines:
             paragraphs.append("\n".join(_unwrap(lines, unwrap) if unwrap != "none" else lines))

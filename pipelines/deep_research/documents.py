@@ -12,6 +12,9 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from langchain_core.documents import Document
+from langchain_text_splitters import MarkdownHeaderTextSplitter
+
 from pipelines.core.file_errors import unreadable_reason
 from pipelines.deep_research.chunking import Unit, fit_units, join_units, pack, sentence_units, split_sentences, tidy
 
@@ -215,8 +218,6 @@ def _read_text(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
 
 
 def _read_markdown(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
-    from langchain_text_splitters import MarkdownHeaderTextSplitter
-
     text = _load_text(path, encoding)
     title = ""
     if front := re.match(r"---\n(.*?)\n---\n", text, re.S):  # YAML front matter, as exported by many note apps
@@ -224,13 +225,32 @@ def _read_markdown(path: Path, encoding: str | None) -> tuple[str, list[Section]
         title = m.group(1).strip("'\" ") if (m := re.search(r"^title:\s*(.+)$", front.group(1), re.M)) else ""
     # strip_headers=False keeps each heading at the head of its section, and a heading directly over a sub-heading
     # travels with it, so the words of every heading stay searchable.
-    splitter = MarkdownHeaderTextSplitter(_MD_HEADERS, strip_headers=False)
+    splitter = _LinearHeaderSplitter(_MD_HEADERS, strip_headers=False)
     sections = []
     for doc in splitter.split_text(text):
         heading_path = " > ".join(_md_inline(doc.metadata[key]) for _, key in _MD_HEADERS if key in doc.metadata)
         # the splitter joins blank-line separated blocks with "  \n"; they are paragraphs
         sections.append(Section(_md_plain(tidy(doc.page_content.replace("  \n", "\n\n"), "soft")), section=heading_path))
     return title or next((s.section.split(" > ")[0] for s in sections if s.section), ""), sections
+
+
+class _LinearHeaderSplitter(MarkdownHeaderTextSplitter):
+    """MarkdownHeaderTextSplitter with the same sections, merged in linear time: the library adds each paragraph of a
+    section to a growing string, so a long section of many paragraphs (a document without headings) took time
+    growing with the square of its length."""
+
+    def aggregate_lines_to_chunks(self, lines: list[dict]) -> list[Document]:
+        chunks: list[tuple[dict, list[str]]] = []  # (metadata, the section's blocks)
+        for line in lines:
+            meta, content = line["metadata"], line["content"]
+            if chunks and chunks[-1][0] == meta:
+                chunks[-1][1].append(content)
+            elif (chunks and len(chunks[-1][0]) < len(meta) and chunks[-1][1][-1].split("\n")[-1][0] == "#"
+                  and not self.strip_headers):
+                chunks[-1] = (meta, [*chunks[-1][1], content])  # a heading directly over a deeper one joins it
+            else:
+                chunks.append((meta, [content]))
+        return [Document(page_content="  \n".join(blocks), metadata=meta) for meta, blocks in chunks]
 
 
 def _md_plain(text: str) -> str:
@@ -240,13 +260,18 @@ def _md_plain(text: str) -> str:
             continue  # code fences, table rules and horizontal rules carry no words
         line = re.sub(r"^(?:#{1,6}\s+|(?:>\s?)+)", "", line)
         line = line.strip("|").strip() if line.startswith("|") else line
-        lines.append(_md_inline(re.sub(r"\s+#+$", "", line)))
+        lines.append(_md_inline(re.sub(r"\s+#+$", "", line) if line.endswith("#") else line))
     return "\n".join(lines)
 
 
 def _md_inline(text: str) -> str:
-    text = _MD_LINK.sub(r"\1", text)  # images and links keep their words
-    return re.sub(r"(\*\*|__|`|~~)(.+?)\1", r"\2", text).strip()
+    # Each pass only where its marks occur: a paragraph of long lines is one line of megabytes here, and a regex pass
+    # over it holds the interpreter's lock, so other pages wait, for as long as it runs.
+    if "](" in text:
+        text = _MD_LINK.sub(r"\1", text)  # images and links keep their words
+    if any(mark in text for mark in ("**", "__", "`", "~~")):
+        text = re.sub(r"(\*\*|__|`|~~)(.+?)\1", r"\2", text)
+    return text.strip()
 
 
 def _read_docx(path: Path, encoding: str | None) -> tuple[str, list[Section]]:

@@ -31,6 +31,9 @@ EMBEDDING_WEIGHT = 0.3
 # Passages scanned, embedded and stored at a time: Stop takes effect between batches, and the store's lock is held
 # for one batch only (a quarter of a second with the offline embedding).
 INDEX_BATCH = 256
+# Passages per call into Chroma: its embedded store holds Python's global lock for a whole call, and its index grows
+# costlier per passage as the collection grows, so small calls keep the server answering other pages meanwhile.
+WRITE_BATCH = 32
 READING, SPLITTING, INDEXING = "reading", "splitting", "scanning and indexing"
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -191,7 +194,8 @@ class ResearchLibrary:
                 texts = [c.text for c in batch]
                 vectors = self.kb.embedder.embed(texts)  # outside the lock: searches and listings go on meanwhile
                 with self._lock:
-                    self.kb.upsert(name, [f"{doc_id}#{c.index}" for c in batch], texts, metadatas, embeddings=vectors)
+                    self.kb.upsert(name, [f"{doc_id}#{c.index}" for c in batch], texts, metadatas, embeddings=vectors,
+                                   batch_size=WRITE_BATCH)
                     self._bm25.pop(collection, None)
                 _report(progress, INDEXING, start + len(batch), len(chunks))
             if replacing:  # an earlier copy cut into more chunks leaves its tail behind

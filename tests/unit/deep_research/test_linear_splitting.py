@@ -68,3 +68,10 @@ def test_unclosed_brackets_and_deep_nesting_are_read_whole():
     html = load_document("nested.html", f"<html><body>{nested}<p>c\nd</p><pre>a\nb</pre></body></html>".encode())
     text = html.sections[-1].text
     assert text.count("level") == 3000 and "c d" in text and "a\nb" in text  # a line break counts in <pre> only
+
+
+def test_a_long_markdown_without_headings_keeps_every_paragraph_in_one_section():
+    rng = random.Random(4)
+    paragraphs = [" ".join(rng.choice(WORDS) for _ in range(40)).capitalize() + f" {n}." for n in range(6000)]
+    document = load_document("plain.md", "\n\n".join(paragraphs).encode())  # 1.6 MB: one section of 6,000 blocks
+    assert len(document.sections) == 1 and document.sections[0].text.split("\n\n") == paragraphs

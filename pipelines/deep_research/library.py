@@ -28,8 +28,8 @@ SEARCH_POOL = 30  # each retriever's list before fusion
 # The embedding ranking's weight in the fusion: the offline embedding ranks worse than BM25 on the dev set
 # (recall@5 0.65 vs 0.80), and at equal weight it pulled the fused list down (0.71); at 0.3 it adds what BM25 misses.
 EMBEDDING_WEIGHT = 0.3
-# Passages scanned, embedded and stored at a time: Stop takes effect between batches, and the store's lock is held
-# for one batch only (a quarter of a second with the offline embedding).
+# Passages scanned, embedded and stored at a time: Stop takes effect between batches, and the library's lock is held
+# only while a batch is written, so searches and listings go on meanwhile.
 INDEX_BATCH = 256
 # Passages per call into Chroma: its embedded store holds Python's global lock for a whole call, and its index grows
 # costlier per passage as the collection grows, so small calls keep the server answering other pages meanwhile.

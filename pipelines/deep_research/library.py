@@ -33,7 +33,7 @@ EMBEDDING_WEIGHT = 0.3
 INDEX_BATCH = 256
 # Passages per call into Chroma: its embedded store holds Python's global lock for a whole call, and its index grows
 # costlier per passage as the collection grows, so small calls keep the server answering other pages meanwhile.
-WRITE_BATCH = 32
+WRITE_BATCH = 64
 READING, SPLITTING, INDEXING = "reading", "splitting", "scanning and indexing"
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 

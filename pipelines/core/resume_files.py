@@ -8,6 +8,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from pipelines.core.file_errors import unreadable_reason
+
 MAX_RESUME_BYTES = 5 * 1024 * 1024
 MAX_RESUME_CHARS = 60_000
 SUFFIXES = {".pdf": "PDF", ".docx": "DOCX", ".txt": "text", ".md": "Markdown", ".markdown": "Markdown"}
@@ -52,8 +54,7 @@ def read_resume(name: str, data: bytes) -> str:
         try:
             text = _load(path, suffix)
         except Exception as exc:  # noqa: BLE001 - any loader failure is an unreadable file to the user
-            raise ResumeFileError(f"{name} could not be read as {SUFFIXES[suffix]} ({type(exc).__name__}: "
-                                  f"{str(exc).splitlines()[0][:160] if str(exc) else 'no detail'})") from exc
+            raise ResumeFileError(f"{name} {unreadable_reason(exc, SUFFIXES[suffix])}") from exc
     text = re.sub(r"[ \t]+", " ", text).strip()
     if not text:
         raise ResumeFileError(f"{name} has no text to read (a scanned image needs OCR first)")

@@ -30,7 +30,10 @@ def cmd_add(args: argparse.Namespace) -> int:
     for text in args.files:
         path = Path(text)
         try:
-            result = library.add(collection, path.name, path.read_bytes())
+            result = library.add(collection, path.name, path.read_bytes(), progress=_progress(path.name))
+        except KeyboardInterrupt:  # the library took the file under way out again
+            print(f"stopped: {path.name} was not added; the files before it are kept", file=sys.stderr)
+            return 130
         except DocumentError as exc:
             failed += 1
             print(f"skipped: {exc}", file=sys.stderr)
@@ -46,6 +49,21 @@ def cmd_add(args: argparse.Namespace) -> int:
         for reason in result.flag_reasons:
             print(f"warning: {path.name}: {reason} The passage is kept as data and never followed.", file=sys.stderr)
     return 1 if failed and failed == len(args.files) else 0
+
+
+def _progress(name: str):
+    """Progress lines on stderr: each stage, and every tenth of the passages indexed."""
+    from pipelines.deep_research.library import INDEXING
+
+    last: dict[str, object] = {"stage": None, "tenth": 0}
+
+    def report(stage: str, done: int, total: int) -> None:
+        tenth = done * 10 // total if total else 0
+        if stage != last["stage"] or tenth > last["tenth"]:
+            counts = f" {done}/{total} passages" if total and stage == INDEXING else ""
+            print(f"{name}: {stage}{counts}", file=sys.stderr, flush=True)
+            last.update(stage=stage, tenth=tenth)
+    return report
 
 
 def cmd_list(args: argparse.Namespace) -> int:

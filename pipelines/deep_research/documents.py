@@ -12,20 +12,29 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from langchain_core.documents import Document
+from langchain_text_splitters import MarkdownHeaderTextSplitter
+
+from pipelines.core.file_errors import unreadable_reason
 from pipelines.deep_research.chunking import Unit, fit_units, join_units, pack, sentence_units, split_sentences, tidy
 
-__all__ = ["MAX_DOCUMENT_BYTES", "SUFFIXES", "Chunk", "DocumentError", "LoadedDocument", "Section", "chunk_document",
-           "load_document", "split_sentences"]
+__all__ = ["MAX_DOCUMENT_BYTES", "MAX_DOCUMENT_MB", "SUFFIXES", "Chunk", "DocumentError", "LoadedDocument", "Section",
+           "check_size", "chunk_document", "load_document", "split_sentences"]
 
 SUFFIXES = {".pdf": "PDF", ".docx": "DOCX", ".md": "Markdown", ".markdown": "Markdown", ".txt": "text", ".html": "HTML",
             ".htm": "HTML", ".csv": "CSV", ".xlsx": "Excel"}
-MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+MAX_DOCUMENT_MB = 50  # per file; megabytes as Streamlit counts them (MiB), the upload widgets' limit too
+MAX_DOCUMENT_BYTES = MAX_DOCUMENT_MB * 1024 * 1024
 CSV_ROWS_PER_SECTION = 40
 CHARS_PER_PAGE = 1800
 _ROWS = re.compile(r"(?:(?P<sheet>.+) · )?rows (?P<first>\d+)-(?P<last>\d+)")  # "rows 1-40", "Sheet1 · rows 1-40"
 TABLE_KINDS = ("CSV", "Excel")
 _TEXT_KINDS = ("text", "Markdown", "CSV")
 _PLACEHOLDER_TITLES = {"untitled", "(unspecified)", "(anonymous)", "unknown", "anonymous"}
+# An image or a link: [words](target), a target holding at most one level of brackets (Wikipedia's "Foo_(bar)").
+# Neither part may run into another "[" or "(", so a line of a thousand "[" without "]" costs one pass, not a
+# thousand.
+_MD_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)")
 _MD_HEADERS = [("#", "h1"), ("##", "h2"), ("###", "h3"), ("####", "h4")]
 _HTML_BLOCKS = ["p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "li", "dt", "dd", "tr",
                 "table", "ul", "ol", "dl", "blockquote", "pre", "figure", "figcaption", "caption", "h5", "h6", "hr",
@@ -77,9 +86,7 @@ def load_document(name: str, data: bytes) -> LoadedDocument:
     if suffix not in SUFFIXES:
         raise DocumentError(f"{name}: only PDF, DOCX, Markdown, TXT, HTML, CSV or Excel (.xlsx) files can be added")
     kind = SUFFIXES[suffix]
-    if len(data) > MAX_DOCUMENT_BYTES:
-        raise DocumentError(f"{name} is {len(data) / 1024 / 1024:.1f} MB; documents up to "
-                            f"{MAX_DOCUMENT_BYTES // 1024 // 1024} MB can be added")
+    check_size(name, len(data))
     if not data.strip():
         raise DocumentError(f"{name} is empty")
     if kind == "PDF" and b"%PDF" not in data[:1024]:
@@ -104,6 +111,13 @@ def load_document(name: str, data: bytes) -> LoadedDocument:
         raise DocumentError(f"{name} is not readable text (it looks like a binary file renamed to {suffix})")
     title = " ".join(title.split()) if title and title.strip().lower() not in _PLACEHOLDER_TITLES else ""
     return LoadedDocument(name=name, title=title, kind=kind, sections=sections)
+
+
+def check_size(name: str, size: int) -> None:
+    """DocumentError, naming the limit, for a file over it."""
+    if size > MAX_DOCUMENT_BYTES:
+        raise DocumentError(f"{name} is {size / 1024 / 1024:.1f} MB; documents up to {MAX_DOCUMENT_MB} MB each can "
+                            "be added")
 
 
 def chunk_document(document: LoadedDocument, max_chars: int = 900, overlap_chars: int = 150) -> list[Chunk]:
@@ -172,12 +186,10 @@ def _looks_binary(text: str) -> bool:
 def _unreadable(name: str, kind: str, exc: Exception) -> DocumentError:
     if isinstance(exc, DocumentError):
         return exc
-    detail = str(exc).splitlines()[0][:160] if str(exc).strip() else "no detail"
-    if isinstance(exc, UnicodeError):
-        return DocumentError(f"{name} is not readable text (its characters could not be decoded; save it as UTF-8)")
+    detail = str(exc).splitlines()[0][:160] if str(exc).strip() else ""
     if "decrypt" in type(exc).__name__.lower() or re.search(r"password|encrypt", detail, re.I):
         return DocumentError(f"{name} is password-protected; remove the password and add it again")
-    return DocumentError(f"{name} could not be read as {kind} ({type(exc).__name__}: {detail})")
+    return DocumentError(f"{name} {unreadable_reason(exc, kind)}")
 
 
 def _loader(class_name: str):
@@ -206,8 +218,6 @@ def _read_text(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
 
 
 def _read_markdown(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
-    from langchain_text_splitters import MarkdownHeaderTextSplitter
-
     text = _load_text(path, encoding)
     title = ""
     if front := re.match(r"---\n(.*?)\n---\n", text, re.S):  # YAML front matter, as exported by many note apps
@@ -215,13 +225,32 @@ def _read_markdown(path: Path, encoding: str | None) -> tuple[str, list[Section]
         title = m.group(1).strip("'\" ") if (m := re.search(r"^title:\s*(.+)$", front.group(1), re.M)) else ""
     # strip_headers=False keeps each heading at the head of its section, and a heading directly over a sub-heading
     # travels with it, so the words of every heading stay searchable.
-    splitter = MarkdownHeaderTextSplitter(_MD_HEADERS, strip_headers=False)
+    splitter = _LinearHeaderSplitter(_MD_HEADERS, strip_headers=False)
     sections = []
     for doc in splitter.split_text(text):
         heading_path = " > ".join(_md_inline(doc.metadata[key]) for _, key in _MD_HEADERS if key in doc.metadata)
         # the splitter joins blank-line separated blocks with "  \n"; they are paragraphs
         sections.append(Section(_md_plain(tidy(doc.page_content.replace("  \n", "\n\n"), "soft")), section=heading_path))
     return title or next((s.section.split(" > ")[0] for s in sections if s.section), ""), sections
+
+
+class _LinearHeaderSplitter(MarkdownHeaderTextSplitter):
+    """MarkdownHeaderTextSplitter with the same sections, merged in linear time: the library adds each paragraph of a
+    section to a growing string, so a long section of many paragraphs (a document without headings) took time
+    growing with the square of its length."""
+
+    def aggregate_lines_to_chunks(self, lines: list[dict]) -> list[Document]:
+        chunks: list[tuple[dict, list[str]]] = []  # (metadata, the section's blocks)
+        for line in lines:
+            meta, content = line["metadata"], line["content"]
+            if chunks and chunks[-1][0] == meta:
+                chunks[-1][1].append(content)
+            elif (chunks and len(chunks[-1][0]) < len(meta) and chunks[-1][1][-1].split("\n")[-1][0] == "#"
+                  and not self.strip_headers):
+                chunks[-1] = (meta, [*chunks[-1][1], content])  # a heading directly over a deeper one joins it
+            else:
+                chunks.append((meta, [content]))
+        return [Document(page_content="  \n".join(blocks), metadata=meta) for meta, blocks in chunks]
 
 
 def _md_plain(text: str) -> str:
@@ -231,13 +260,18 @@ def _md_plain(text: str) -> str:
             continue  # code fences, table rules and horizontal rules carry no words
         line = re.sub(r"^(?:#{1,6}\s+|(?:>\s?)+)", "", line)
         line = line.strip("|").strip() if line.startswith("|") else line
-        lines.append(_md_inline(re.sub(r"\s+#+$", "", line)))
+        lines.append(_md_inline(re.sub(r"\s+#+$", "", line) if line.endswith("#") else line))
     return "\n".join(lines)
 
 
 def _md_inline(text: str) -> str:
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # images and links keep their words
-    return re.sub(r"(\*\*|__|`|~~)(.+?)\1", r"\2", text).strip()
+    # Each pass only where its marks occur: a paragraph of long lines is one line of megabytes here, and a regex pass
+    # over it holds the interpreter's lock, so other pages wait, for as long as it runs.
+    if "](" in text:
+        text = _MD_LINK.sub(r"\1", text)  # images and links keep their words
+    if any(mark in text for mark in ("**", "__", "`", "~~")):
+        text = re.sub(r"(\*\*|__|`|~~)(.+?)\1", r"\2", text)
+    return text.strip()
 
 
 def _read_docx(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
@@ -269,31 +303,55 @@ def _read_docx(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
 def _read_html(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
     # bs4 directly rather than BSHTMLLoader or HTMLHeaderTextSplitter: the loader flattens the page without its headings,
     # and the splitter keeps <script> text and moves bold or linked words out of their sentence.
-    from bs4 import BeautifulSoup, NavigableString
+    from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(path.read_bytes(), "html.parser")  # from bytes, so <meta charset> picks the encoding
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
     for tag in soup(["script", "style", "noscript", "template", "svg", "head"]):
         tag.decompose()
-    for string in soup.find_all(string=True):
-        if type(string) is NavigableString and not string.find_parent("pre"):  # comments never reach get_text
-            string.replace_with(re.sub(r"\s+", " ", str(string)))
-    for heading in soup.find_all(["h1", "h2", "h3", "h4"]):
-        text = " ".join(heading.get_text(" ").split())
-        title = title or (text if heading.name == "h1" else "")
-        heading.replace_with(f"\n\x00{heading.name[1]}{text}\n")
-    for tag in soup.find_all(_HTML_BLOCKS):
-        tag.insert_before("\n")
-        tag.insert_after("\n")
-    for tag in soup.find_all("br"):
-        tag.replace_with("\n")
-    for tag in soup.find_all(["td", "th"]):
-        tag.insert_after(" | ")
+    text, first_h1 = _html_text(soup)
     blocks = []
-    for line in soup.get_text().split("\n"):
+    for line in text.split("\n"):
         line = line.strip().rstrip("|").strip()
         blocks.append((int(line[1]), line[2:]) if line.startswith("\x00") else (0, line))
-    return title, _sections(blocks)
+    return title or first_h1, _sections(blocks)
+
+
+def _html_text(soup) -> tuple[str, str]:
+    """The page's text with a line per block, "\\x00<level><words>" lines for h1-h4, " | " after table cells, and
+    whitespace collapsed outside <pre>; and the first h1's words. One walk with a stack: editing the tree to insert
+    line breaks (bs4 looks for the last descendant at every insert) and recursion both fail on deep nesting."""
+    from bs4 import CData, NavigableString, Tag
+
+    out: list[str] = []
+    first_h1 = ""
+    stack: list[tuple[object, bool]] = [(soup, False)]  # (node, or a str to write; inside <pre>)
+    while stack:
+        node, in_pre = stack.pop()
+        if type(node) is str:
+            out.append(node)
+        elif type(node) is NavigableString:  # comments, doctypes and the like are no text
+            out.append(node if in_pre else re.sub(r"\s+", " ", node))
+        elif type(node) is CData:
+            out.append(node)
+        elif isinstance(node, Tag):
+            if node.name in ("h1", "h2", "h3", "h4"):
+                words = " ".join(node.get_text(" ").split())
+                first_h1 = first_h1 or (words if node.name == "h1" else "")
+                out.append(f"\n\x00{node.name[1]}{words}\n")
+                continue
+            if node.name == "br":
+                out.append("\n")
+                continue
+            block = node.name in _HTML_BLOCKS
+            if block:
+                out.append("\n")
+                stack.append(("\n", in_pre))
+            elif node.name in ("td", "th"):
+                stack.append((" | ", in_pre))
+            inner = in_pre or node.name == "pre"
+            stack.extend((child, inner) for child in reversed(node.contents))
+    return "".join(out), first_h1
 
 
 def _sections(blocks: list[tuple[int, str]]) -> list[Section]:

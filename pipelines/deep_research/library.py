@@ -28,6 +28,14 @@ SEARCH_POOL = 30  # each retriever's list before fusion
 # The embedding ranking's weight in the fusion: the offline embedding ranks worse than BM25 on the dev set
 # (recall@5 0.65 vs 0.80), and at equal weight it pulled the fused list down (0.71); at 0.3 it adds what BM25 misses.
 EMBEDDING_WEIGHT = 0.3
+# Passages scanned, embedded and stored at a time: Stop takes effect between batches, and the library's lock is held
+# only while a batch is written, so searches and listings go on meanwhile.
+INDEX_BATCH = 256
+# Passages per call into Chroma: its embedded store holds Python's global lock for a whole call, and its index grows
+# costlier per passage as the collection grows, so small calls keep the server answering other pages meanwhile.
+WRITE_BATCH = 64
+READING, SPLITTING, INDEXING = "reading", "splitting", "scanning and indexing"
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,22 @@ class AddResult:
     flag_reasons: tuple[str, ...]
 
 
+class IndexingStopped(Exception):
+    """Stop was asked while a document was being indexed: a new document was taken out again, an earlier copy of
+    the same content was kept."""
+
+    def __init__(self, name: str, done: int, total: int, replacing: bool) -> None:
+        kept = "its earlier copy is kept" if replacing else "nothing of it was kept"
+        when = f"after {done} of {total} passages" if total else "before its passages were indexed"
+        super().__init__(f"{name}: stopped {when}; {kept}")
+        self.name, self.done, self.total, self.replacing = name, done, total, replacing
+
+
+def _report(progress: Progress | None, stage: str, done: int, total: int) -> None:
+    if progress is not None:
+        progress(stage, done, total)
+
+
 def check_collection_name(name: str) -> str:
     name = (name or "").strip().lower()
     if not _NAME.match(name):
@@ -91,6 +115,7 @@ class ResearchLibrary:
         self.shipped_tables = shipped_tables or {}
         self._bm25: dict[str, tuple[int, Bm25Index, dict[str, dict[str, Any]]]] = {}
         self._lock = threading.RLock()
+        self._indexing: set[tuple[str, str]] = set()  # (collection, doc id) of new documents being added
 
     # -- collections and documents ------------------------------------------------------------------------------
     def collections(self) -> list[str]:
@@ -100,8 +125,11 @@ class ResearchLibrary:
 
     def documents(self, collection: str) -> list[DocumentInfo]:
         by_doc: dict[str, dict[str, Any]] = {}
-        for row in self.kb.get(PREFIX + collection):
+        hidden = self.indexing(collection)
+        for row in self.kb.get(PREFIX + collection, texts=False):
             meta = row["metadata"]
+            if meta.get("doc_id") in hidden:
+                continue
             doc = by_doc.setdefault(str(meta.get("doc_id")), {"meta": meta, "chunks": 0, "flagged": 0})
             doc["chunks"] += 1
             doc["flagged"] += bool(meta.get("flagged"))
@@ -110,44 +138,86 @@ class ResearchLibrary:
                                     d["flagged"], str(d["meta"].get("added_at", "")))
                        for doc_id, d in by_doc.items()), key=lambda info: (info.added_at, info.name))
 
-    def add(self, collection: str, name: str, data: bytes,
-            progress: Callable[[int, int], None] | None = None) -> AddResult:
+    def add(self, collection: str, name: str, data: bytes, progress: Progress | None = None,
+            stop: threading.Event | None = None) -> AddResult:
         """Read, chunk, scan and index one file (DocumentError says why a file cannot be used). The same content
-        added again replaces its earlier copy."""
+        added again replaces its earlier copy. `progress(stage, done, total)` follows it; `stop`, once set, ends it
+        between batches with IndexingStopped."""
         collection = check_collection_name(collection)
+        _report(progress, READING, 0, 1)
         document = load_document(name, data)
+        if stop is not None and stop.is_set():
+            raise IndexingStopped(document.name, 0, 0, False)
         doc_id = hashlib.sha256(data).hexdigest()[:16]
-        result = self.add_loaded(collection, document, doc_id, progress)
+        result = self.add_loaded(collection, document, doc_id, progress, stop)
         if self.files_dir is not None and document.kind in TABLE_KINDS:
             folder = self.files_dir / collection
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{doc_id}{Path(name).suffix.lower()}").write_bytes(data)
         return result
 
-    def add_loaded(self, collection: str, document: LoadedDocument, doc_id: str,
-                   progress: Callable[[int, int], None] | None = None) -> AddResult:
+    def add_loaded(self, collection: str, document: LoadedDocument, doc_id: str, progress: Progress | None = None,
+                   stop: threading.Event | None = None) -> AddResult:
+        """Chunk, scan and index a read document, a batch at a time: each batch is scanned, embedded and stored
+        before the next, so `stop` takes effect within one batch. A new document stays hidden from listings and
+        searches until its last batch is in, and is taken out again if the add stops or fails; a document that
+        replaces its earlier copy (the same bytes) keeps that copy whole meanwhile."""
+        _report(progress, SPLITTING, 0, 1)
         chunks = chunk_document(document)
         if not chunks:
             raise DocumentError(f"{document.name} has no text to index")
-        reasons: list[str] = []
-        metadatas = []
-        added = now_iso()
-        for chunk in chunks:
-            findings = detect_injection(chunk.text, source="document")
-            reasons += [f.message for f in findings]
-            metadatas.append({"doc_id": doc_id, "document": document.name, "title": document.title,
-                              "kind": document.kind, "pages": document.pages, "page": chunk.page,
-                              "section": chunk.section, "chunk": chunk.index, "flagged": bool(findings),
-                              "added_at": added})
         name = PREFIX + collection
+        key = (collection, doc_id)
         with self._lock:
-            self.kb.delete(name, {"doc_id": doc_id}) if self.kb.count(name) else None
-            self.kb.upsert(name, [f"{doc_id}#{c.index}" for c in chunks], [c.text for c in chunks], metadatas,
-                           progress=progress)
-            self._bm25.pop(collection, None)
+            replacing = key in self._indexing or bool(self.kb.count(name) and self.kb.get(
+                name, where={"doc_id": doc_id}, limit=1, texts=False))
+            if not replacing:
+                self._indexing.add(key)
+        reasons: list[str] = []
+        flagged = 0
+        added = now_iso()
+        _report(progress, INDEXING, 0, len(chunks))
+        try:
+            for start in range(0, len(chunks), INDEX_BATCH):
+                if stop is not None and stop.is_set():
+                    raise IndexingStopped(document.name, start, len(chunks), replacing)
+                batch = chunks[start:start + INDEX_BATCH]
+                metadatas = []
+                for chunk in batch:
+                    findings = detect_injection(chunk.text, source="document")
+                    reasons += [f.message for f in findings if f.message not in reasons]
+                    flagged += bool(findings)
+                    metadatas.append({"doc_id": doc_id, "document": document.name, "title": document.title,
+                                      "kind": document.kind, "pages": document.pages, "page": chunk.page,
+                                      "section": chunk.section, "chunk": chunk.index, "flagged": bool(findings),
+                                      "added_at": added})
+                texts = [c.text for c in batch]
+                vectors = self.kb.embedder.embed(texts)  # outside the lock: searches and listings go on meanwhile
+                with self._lock:
+                    self.kb.upsert(name, [f"{doc_id}#{c.index}" for c in batch], texts, metadatas, embeddings=vectors,
+                                   batch_size=WRITE_BATCH)
+                    self._bm25.pop(collection, None)
+                _report(progress, INDEXING, start + len(batch), len(chunks))
+            if replacing:  # an earlier copy cut into more chunks leaves its tail behind
+                with self._lock:
+                    self.kb.delete(name, {"doc_id": doc_id, "chunk": {"$gte": len(chunks)}})
+        except BaseException:
+            if not replacing:  # a half-indexed document is never left behind (Stop, a store error, Ctrl-C)
+                with self._lock:
+                    self.kb.delete(name, {"doc_id": doc_id})
+            raise
+        finally:
+            with self._lock:
+                self._indexing.discard(key)
+                self._bm25.pop(collection, None)
         info = DocumentInfo(doc_id, document.name, document.title, document.kind, document.pages, len(chunks),
-                            sum(bool(m["flagged"]) for m in metadatas), added)
-        return AddResult(info, tuple(dict.fromkeys(reasons)))
+                            flagged, added)
+        return AddResult(info, tuple(reasons))
+
+    def indexing(self, collection: str) -> set[str]:
+        """The documents of the collection being added right now, not listed or searched until they are whole."""
+        with self._lock:
+            return {doc_id for name, doc_id in self._indexing if name == collection}
 
     def delete(self, collection: str, doc_id: str) -> None:
         with self._lock:
@@ -218,7 +288,7 @@ class ResearchLibrary:
             return []
         query = expand(query)
         rankings: list[list[str]] = [[], []]
-        rows: dict[str, tuple[str, dict[str, Any]]] = {}
+        rows: dict[str, tuple[str, dict[str, Any]]] = {}  # passages that may be returned: not of a half-added file
         for resource in resources:
             collection = str(resource.get("name") or "")
             if not collection:
@@ -233,18 +303,26 @@ class ResearchLibrary:
                 where = {"doc_id": {"$in": docs}} if docs else None
                 hits: list[Hit] = self.kb.search(PREFIX + collection, query, k=SEARCH_POOL, where=where)
                 rankings[1] += [h.id for h in sorted(hits, key=lambda h: -h.score)]
-            rows.update({i: (collection, r) for i, r in stored.items()})
+            rows.update({i: (collection, r) for i, r in self._whole(collection, stored).items()})
         fused = fuse([rankings[0], rankings[1]], weights=[1.0, EMBEDDING_WEIGHT if mode == "hybrid" else 1.0])
-        return [self._passage(rows[i][0], i, rows[i][1], score) for i, score in fused[:k] if i in rows]
+        return [self._passage(rows[i][0], i, rows[i][1], score) for i, score in fused if i in rows][:k]
 
     def passages(self, ids: Iterable[str], collection: str) -> list[Passage]:
-        _, stored = self._index(collection)
+        stored = self._whole(collection, self._index(collection)[1])
         return [self._passage(collection, i, stored[i]) for i in ids if i in stored]
 
     def all_passages(self, collection: str, doc_ids: Sequence[str] = ()) -> list[Passage]:
-        _, stored = self._index(collection)
-        return [self._passage(collection, i, r) for i, r in stored.items()
-                if not doc_ids or r["metadata"].get("doc_id") in doc_ids]
+        if doc_ids:  # read straight from the store: a preview need not build the collection's BM25 index
+            wanted = [d for d in doc_ids if d not in self.indexing(collection)]
+            rows = self.kb.get(PREFIX + collection, where={"doc_id": {"$in": wanted}}) if wanted else []
+            return [self._passage(collection, r["id"], r) for r in rows]
+        stored = self._whole(collection, self._index(collection)[1])
+        return [self._passage(collection, i, r) for i, r in stored.items()]
+
+    def _whole(self, collection: str, stored: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """The stored passages without those of documents still being added."""
+        hidden = self.indexing(collection)
+        return {i: r for i, r in stored.items() if r["metadata"].get("doc_id") not in hidden} if hidden else stored
 
     @staticmethod
     def _passage(collection: str, passage_id: str, row: dict[str, Any], score: float = 0.0) -> Passage:

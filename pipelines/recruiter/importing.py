@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipelines.core.errors import format_validation_error
+from pipelines.core.file_errors import unreadable_reason
 from pipelines.core.guardrails.pii import EMAIL
 from pipelines.core.resume_files import MAX_RESUME_BYTES, ResumeFileError, read_resume
 from pipelines.recruiter.records import Candidate, Job
@@ -112,7 +113,7 @@ def _records(text: str, name: str) -> Iterator[tuple[int, Any]]:
                 if any((v or "").strip() for v in row.values() if isinstance(v, str)):
                     yield reader.line_num, {k.strip(): v for k, v in row.items() if k}
         except csv.Error as exc:
-            yield reader.line_num, f"not valid CSV ({exc})"
+            yield reader.line_num, f"from here the file {unreadable_reason(exc, 'CSV')}"
         return
     for number, line in enumerate(stripped.splitlines(), start=1):
         if not line.strip():

@@ -8,11 +8,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.workflows.deep_research.documents_view import FLAG_NOTE, KEY, NEW_COLLECTION, add_files
+from dashboard.workflows.deep_research.documents_view import FLAG_NOTE, KEY, NEW_COLLECTION, add_files, index_jobs
 from pipelines.core.markup import escape_markdown
 from pipelines.core.settings import load_settings
 from pipelines.deep_research.library import close_libraries, open_library
+from pipelines.deep_research.documents import MAX_DOCUMENT_BYTES
 from tests.app.conftest import no_errors
+from tests.support.held_embedder import hold
+from tests.unit.deep_research.test_indexing import BIG_TEXT
 
 PAGE = Path(__file__).resolve().parents[2] / "dashboard" / "workflows" / "deep_research" / "pages" / "documents.py"
 SAMPLES = Path(__file__).resolve().parents[2] / "assets" / "research" / "samples"
@@ -67,22 +70,32 @@ def assert_no_markup(app) -> None:
             assert not pattern.search(text), f"{pattern.pattern!r} unescaped in {text!r}"
 
 
+def progress_texts(app) -> list[str]:
+    return [element.proto.text for element in app.get("progress")]
+
+
 def table(app):
     """The documents table (a table without selection carries no key in AppTest: found by its first column)."""
     return next(d.value for d in app.dataframe if list(d.value.columns[:1]) == ["File"])
 
 
+def added(app, data_dir, collection="uploads") -> AppTest:
+    """The page once the add it started in the background has finished."""
+    job = index_jobs().get(library_of(data_dir), collection)
+    assert job is not None and job.wait(120)
+    app.run()
+    no_errors(app)
+    return app
+
+
 def test_add_files_skips_a_bad_file_adds_the_others_and_flags_the_hostile_one(data_dir):
     library = library_of(data_dir)
-    seen: list[float] = []
     files = [sample(EN), BAD_PDF, (HOSTILE_NAME, HOSTILE_TEXT.encode()), sample(ZH)]
-    results = add_files(library, "uploads", files, lambda done, name: seen.append(done))
+    results = add_files(library, "uploads", files)
     assert [r.added for r in results] == [True, False, True, True]
     assert "not a PDF" in results[1].reason and results[1].name == "broken.pdf"
     assert results[0].chunks >= 3 and results[0].pages == 1 and not results[0].flagged
     assert results[2].flagged >= 1 and results[2].flag_reasons
-    assert seen == sorted(seen) and seen[-1] == 1.0 and any(0 < f < 1 for f in seen)
-    assert len({round(f, 3) for f in seen}) > len(files)  # steps within files too, not only between them
     assert {d.name for d in library.documents("uploads")} == {EN, ZH, HOSTILE_NAME}
     again = add_files(library, "uploads", [sample(EN)])
     assert again[0].replaced and len(library.documents("uploads")) == 3
@@ -97,7 +110,7 @@ def test_uploads_through_the_page_show_a_result_per_file_as_text(data_dir):
                         (HOSTILE_NAME, HOSTILE_TEXT.encode(), "text/markdown")])
     app.run()
     app.button(key=KEY + "add").click().run()
-    no_errors(app)
+    added(app, data_dir)
     assert [s.value for s in app.success if "Added" in s.value][0].startswith("Added harbor")
     skipped = [w.value for w in app.warning if w.value.startswith("Skipped")]
     assert len(skipped) == 1 and "broken.pdf" in skipped[0] and "not a PDF" in skipped[0]
@@ -167,7 +180,7 @@ def test_a_new_collections_name_is_checked(data_dir):
     app.file_uploader[0].set_value([(*sample(EN), "text/markdown")])
     app.run()
     app.button(key=KEY + "add").click().run()
-    no_errors(app)
+    added(app, data_dir, "supplier-notes")
     assert app.selectbox(key=KEY + "collection").value == "supplier-notes"  # the new collection, now listed
     assert list(table(app)["File"]) == [EN]
 
@@ -189,3 +202,48 @@ def test_chroma_out_of_reach_is_said_clearly(data_dir, monkeypatch):
     app = AppTest.from_file(str(PAGE), default_timeout=120).run()
     no_errors(app)
     assert "cannot reach its storage" in app.error[0].value and "Chroma server" in app.error[0].value
+
+
+def test_a_file_over_the_limit_is_refused_with_the_limit_and_the_others_are_added(data_dir):
+    app = open_page()
+    uploader = app.file_uploader[0]
+    assert "up to 50 MB per file" in uploader.label  # the limit the page states is the one it enforces
+    huge = ("huge.md", b"# Big\n\n" + b"a" * (MAX_DOCUMENT_BYTES - 6), "text/markdown")  # 50 MB and 1 byte
+    uploader.set_value([huge, (*sample(EN), "text/markdown")])
+    app.run()
+    app.button(key=KEY + "add").click().run()
+    added(app, data_dir)
+    skipped = [w.value for w in app.warning if w.value.startswith("Skipped")]
+    assert skipped == ["Skipped huge.md: huge.md is 50.0 MB; documents up to 50 MB each can be added"]
+    assert list(table(app)["File"]) == [EN]
+
+
+def test_an_add_shows_its_progress_in_every_tab_and_stop_keeps_the_collection_whole(data_dir):
+    library, _ = with_documents(data_dir, sample(ZH))
+    held = hold(library)
+    app = open_page()
+    app.file_uploader[0].set_value([(*sample(EN), "text/markdown"), ("big.md", BIG_TEXT.encode(), "text/markdown"),
+                                    ("later.md", b"# Later\n\nText.", "text/markdown")])
+    app.run()
+    app.button(key=KEY + "add").click().run()
+    assert held.wait_arrived(1)  # harbor_report.md's batch is at the embedding model
+    app.run()
+    no_errors(app)
+    assert not app.file_uploader  # no second add while this one runs
+    assert progress_texts(app) == [f"Adding to uploads: file 1 of 3, {EN}: scanning and indexing, 0 of 3 passages"]
+    other = open_page()  # another browser session on the same collection sees the add and may stop it
+    assert progress_texts(other)[0].startswith("Adding to uploads: file 1 of 3") and other.button(key=KEY + "stop")
+    held.allow(1)
+    assert held.wait_arrived(2)  # big.md's first batch
+    app.button(key=KEY + "stop").click().run()
+    assert any("Stopping after the current batch" in c.value for c in app.caption)
+    held.release_all()
+    added(app, data_dir)
+    assert [s.value for s in app.success if s.value.startswith("Added")] == [f"Added {EN}: 3 chunk(s), 1 page(s)."]
+    notes = [i.value for i in app.info]
+    assert any("stopped by you: the files added before Stop are kept" in n for n in notes)
+    assert any(n.startswith("Not added: big.md: stopped after 256 of") and "nothing of it was kept" in n for n in notes)
+    assert any(n == "Not added: later.md: stopped before it was read" for n in notes)
+    assert sorted(table(app)["File"]) == sorted([EN, ZH])  # nothing of big.md, before or after a reload
+    assert app.file_uploader  # ready for the next add
+    assert sorted(d.name for d in library.documents("uploads")) == sorted([EN, ZH])

@@ -97,3 +97,55 @@ def test_two_tabs_on_one_run_the_stale_answer_is_refused(page, data_dir):
     click(second, "Send answers")  # drawn for the question the first tab already answered
     assert "moved on" in texts(second)
     assert "Review the research plan" in texts(second)
+
+
+def uploads_job(data_dir):
+    from dashboard.workflows.deep_research.documents_view import index_jobs
+
+    return index_jobs().get(open_library(load_settings(data_dir=str(data_dir))), "uploads")
+
+
+def start_with_upload(page, data_dir, files):
+    app = page("deep_research")
+    app.text_area(key=f"{KEY}_question").input(QUESTION)
+    app.file_uploader(key=f"{KEY}_uploads").set_value(files)
+    next(b for b in app.button if b.label == "Start the research").click().run()
+    no_errors(app)
+    return app
+
+
+def test_uploads_are_added_in_the_background_then_the_research_starts(page, data_dir):
+    assert "up to 50 MB per file" in page("deep_research").file_uploader(key=f"{KEY}_uploads").label
+    with open(DOCS[0], "rb") as handle:
+        app = start_with_upload(page, data_dir, [("harbor_report.md", handle.read(), "text/markdown"),
+                                                 ("cv.docx", b"PK\x03\x04 not a package", "application/zip")])
+    job = uploads_job(data_dir)
+    assert job is not None and job.wait(120)
+    app.run()
+    settle(app)
+    assert "Your research preferences" in texts(app)  # the run started over the uploaded document
+    assert "cv.docx is not a Word document" in texts(app)  # the skipped file is named with its reason, above the run
+    click(app, "Send answers")
+    assert "cv.docx is not a Word document" in texts(app)
+
+
+def test_stopping_the_uploads_keeps_the_question_and_starts_nothing(page, data_dir):
+    from tests.support.held_embedder import hold
+
+    from tests.unit.deep_research.test_indexing import BIG_TEXT
+
+    held = hold(open_library(load_settings(data_dir=str(data_dir))))
+    app = start_with_upload(page, data_dir, [("big.md", BIG_TEXT.encode(), "text/markdown")])
+    assert held.wait_arrived(1)
+    app.run()
+    assert any(p.proto.text.startswith("Adding your documents: file 1 of 1, big.md") for p in app.get("progress"))
+    next(b for b in app.button if b.label == "Stop").click().run()
+    held.release_all()
+    assert uploads_job(data_dir).wait(120)
+    app.run()
+    no_errors(app)
+    said = texts(app)
+    assert "The research did not start: you stopped adding your documents" in said
+    assert "Not added: big.md: stopped after 256 of" in said and "nothing of it was kept" in said
+    assert app.text_area(key=f"{KEY}_question").value == QUESTION
+    assert "thread" not in app.query_params

@@ -1,69 +1,38 @@
-"""The Research documents page's views: pick or name a collection, add files with a progress bar and a result per
-file, the collection's documents as a table, a document's chunks, delete, and the shipped collections' index."""
+"""The Research documents page's views: pick or name a collection, add files in a background job (progress, Stop and
+a result per file), the collection's documents as a table, a document's chunks, delete, and the shipped collections'
+index."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import pandas as pd
 import streamlit as st
 
+from pipelines.core.errors import InvalidInput
 from pipelines.core.markup import escape_markdown
-from pipelines.deep_research.documents import MAX_DOCUMENT_BYTES, SUFFIXES, DocumentError
+from pipelines.deep_research.documents import MAX_DOCUMENT_MB, SUFFIXES, DocumentError, check_size
+from pipelines.deep_research.indexing import FileResult, IndexJob, IndexJobs, add_files
 from pipelines.deep_research.library import UPLOADS, DocumentInfo, ResearchLibrary, check_collection_name
 from pipelines.deep_research.shipped import SHIPPED_TITLES
+
+__all__ = ["FLAG_NOTE", "KEY", "NEW_COLLECTION", "UPLOAD_LIMIT", "add_files", "render_documents_page"]
 
 KEY = "research_docs_"
 NEW_COLLECTION = "New collection…"  # the selectbox's last option: type a name instead (no name has a space)
 UPLOAD_TYPES = sorted(suffix.lstrip(".") for suffix in SUFFIXES)
-MAX_UPLOAD_MB = MAX_DOCUMENT_BYTES // 1024 // 1024
+UPLOAD_LIMIT = f"up to {MAX_DOCUMENT_MB} MB per file"
 PREVIEW_CHUNKS = 200  # a long document's preview stops here
+POLL_SECONDS = 0.5
 FLAG_NOTE = "They are kept as data and never followed."
 _RESULTS, _PICK, _NONCE, _FLASH = KEY + "results", KEY + "pick_next", KEY + "upload_nonce", KEY + "flash"
+_WATCHED, _REFUSED = KEY + "watched_jobs", KEY + "refused"  # jobs this browser session saw; files refused at once
 
 
-@dataclass(frozen=True)
-class FileResult:
-    """One file of an add: added (or replacing its earlier copy) with its counts, or skipped with the reason."""
-    name: str
-    added: bool
-    reason: str = ""                          # why it was skipped
-    chunks: int = 0
-    pages: int = 0
-    flagged: int = 0                          # passages the guardrails flagged
-    flag_reasons: tuple[str, ...] = ()
-    replaced: bool = False                    # the same content was in the collection already
-    doc_id: str = ""
-
-
-def add_files(library: ResearchLibrary, collection: str, files: Sequence[tuple[str, bytes]],
-              progress: Callable[[float, str], None] | None = None) -> list[FileResult]:
-    """Each file read, scanned and indexed into the collection; a file that cannot be used is skipped with the
-    reason and the others are still added. `progress(fraction done, file name)` advances per file and within one.
-    A store that cannot be reached (KnowledgeStoreError) stops the add: the files before it stay added."""
-    collection = check_collection_name(collection)
-    known = {info.doc_id for info in library.documents(collection)}
-    results: list[FileResult] = []
-    total = max(len(files), 1)
-    for number, (name, data) in enumerate(files):
-        def within(done: int, steps: int, number: int = number, name: str = name) -> None:
-            if progress:
-                progress(min((number + done / max(steps, 1)) / total, 1.0), name)
-
-        within(0, 1)
-        try:
-            added = library.add(collection, name, data, progress=within)
-        except DocumentError as exc:
-            results.append(FileResult(name, False, reason=str(exc)))
-        else:
-            info = added.document
-            results.append(FileResult(name, True, chunks=info.chunks, pages=info.pages, flagged=info.flagged,
-                                      flag_reasons=added.flag_reasons, replaced=info.doc_id in known,
-                                      doc_id=info.doc_id))
-            known.add(info.doc_id)
-        within(1, 1)
-    return results
+@st.cache_resource(show_spinner=False)
+def index_jobs() -> IndexJobs:
+    """The adds going on in this server process, shared by every browser session."""
+    return IndexJobs()
 
 
 def documents_table(documents: Sequence[DocumentInfo]) -> pd.DataFrame:
@@ -122,26 +91,98 @@ def render_shipped(library: ResearchLibrary, collection: str, documents: Sequenc
 
 
 def render_upload(library: ResearchLibrary, collection: str) -> None:
+    """The uploader, or the add under way in this collection (started here or in another tab)."""
+    jobs = index_jobs()
+    job = jobs.get(library, collection)
+    if job is not None and (job.running or job.job_id in st.session_state.get(_WATCHED, set())):
+        render_job(library, collection)
+    if job is not None and job.running:
+        return
     nonce = st.session_state.setdefault(_NONCE, 0)
-    files = st.file_uploader("Add documents", help="Several at once; a file that cannot be read is skipped with the reason.",
-                             type=UPLOAD_TYPES, accept_multiple_files=True, max_upload_size=MAX_UPLOAD_MB,
-                             key=f"{KEY}upload_{nonce}")
+    files = st.file_uploader(f"Add documents ({UPLOAD_LIMIT})", type=UPLOAD_TYPES, accept_multiple_files=True,
+                             max_upload_size=MAX_DOCUMENT_MB, key=f"{KEY}upload_{nonce}",
+                             help=f"Several at once, {UPLOAD_LIMIT}. A file that cannot be read is skipped with the "
+                                  "reason. Large files are added in the background: the page stays usable.")
     if st.button("Add to the collection", key=KEY + "add", type="primary", disabled=not files):
-        bar = st.progress(0.0, text="Reading…")
-        results = add_files(library, collection, [(f.name, f.getvalue()) for f in files or []],
-                            lambda done, name: bar.progress(done, text=escape_markdown(f"Adding {name}…", line_breaks=False)))
-        st.session_state[_RESULTS] = (collection, results)
-        st.session_state[_PICK] = collection
-        st.session_state[_NONCE] = nonce + 1  # a fresh, empty uploader
+        start_add(library, collection, files or [])
+
+
+def start_add(library: ResearchLibrary, collection: str, files: Sequence) -> None:
+    """Refuse files over the limit at once (the server checks what the browser was told), add the others in the
+    background."""
+    accepted, refused = [], []
+    for upload in files:
+        try:
+            check_size(upload.name, upload.size)
+        except DocumentError as exc:
+            refused.append(FileResult(upload.name, False, reason=str(exc)))
+        else:
+            accepted.append((upload.name, upload.getvalue()))
+    st.session_state[_NONCE] = st.session_state.get(_NONCE, 0) + 1  # a fresh, empty uploader
+    st.session_state[_PICK] = collection
+    if not accepted:
+        st.session_state[_RESULTS] = (collection, refused, None)
         st.rerun()
+    try:
+        job = index_jobs().start(library, collection, accepted)
+    except InvalidInput as exc:  # another tab started an add here a moment ago: its progress shows after the rerun
+        st.session_state[_RESULTS] = (collection, refused, ("warning", f"Nothing was added: {exc}."))
+        st.rerun()
+    st.session_state.setdefault(_WATCHED, set()).add(job.job_id)
+    st.session_state.setdefault(_REFUSED, {})[job.job_id] = refused
+    st.session_state.pop(_RESULTS, None)
+    st.rerun()
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def render_job(library: ResearchLibrary, collection: str) -> None:
+    """The add under way, redrawn every half second from the worker's progress; when it has ended, a full rerun
+    shows its results and the new table. The worker never touches Streamlit."""
+    job = index_jobs().get(library, collection)
+    if job is None:
+        return
+    watched = st.session_state.setdefault(_WATCHED, set())
+    if not job.running:
+        if job.job_id in watched:
+            finish_job(job)
+            st.rerun()
+        return
+    watched.add(job.job_id)
+    with st.container(border=True):
+        st.progress(job.fraction, text=escape_markdown(f"Adding to {collection}: {job.describe()}", line_breaks=False))
+        cols = st.columns([1, 4], vertical_alignment="center")
+        if job.stop_requested:
+            cols[1].caption("Stopping after the current batch of passages…")
+        elif cols[0].button("Stop", key=KEY + "stop", icon=":material/stop_circle:",
+                            help="Stops between batches of passages: the files already added are kept, the file "
+                                 "under way is taken out again, the rest are not added."):
+            job.request_stop()
+            cols[1].caption("Stopping after the current batch of passages…")
+        st.caption(f"{job.elapsed_s:.0f} s. You may leave or reload the page, or use other pages: the add goes on "
+                   "in the background, and any tab on this collection shows it.")
+
+
+def finish_job(job: IndexJob) -> None:
+    """Show a finished job's results once in this browser session."""
+    st.session_state[_WATCHED].discard(job.job_id)
+    refused = st.session_state.get(_REFUSED, {}).pop(job.job_id, [])
+    stopped = job.stop_requested and any(r.stopped for r in job.results)
+    note = ("error", job.summary()) if job.error else ("info", job.summary()) if stopped else None
+    st.session_state[_RESULTS] = (job.collection, [*refused, *job.results], note)
+    st.session_state[_PICK] = job.collection
 
 
 def render_results(collection: str) -> None:
     """The last add's result per file, while its collection is shown."""
-    shown, results = st.session_state.get(_RESULTS, (None, []))
+    shown, results, note = st.session_state.get(_RESULTS, (None, [], None))
     if shown != collection:
         return
+    if note:
+        getattr(st, note[0])(escape_markdown(note[1]))
     for r in results:
+        if r.stopped:
+            st.info(escape_markdown(f"Not added: {r.reason}"))
+            continue
         if not r.added:
             st.warning(escape_markdown(f"Skipped {r.name}: {r.reason}"))
             continue

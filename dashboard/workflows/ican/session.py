@@ -126,7 +126,7 @@ def _resume_box(session: Session, values: Mapping[str, Any]) -> bool:
     if values.get("structured_profile") or session.status() != "waiting":
         return False
     with st.expander("Attach a resume (PDF, DOCX, TXT or Markdown)"):
-        upload = _resume_uploader("Resume", f"{KEY}_resume_upload")
+        upload = _resume_uploader(f"Resume (PDF, DOCX, TXT or Markdown, up to {RESUME_MB} MB)", f"{KEY}_resume_upload")
         if upload is None or not st.button("Attach to the session", key=f"{KEY}_attach"):
             return False
         text, error = _read_upload(upload)

@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.workflows.recruiter import stores
+from pipelines.core.file_errors import unreadable_reason
 from pipelines.core.guardrails.injection import detect_injection
 from pipelines.core.markup import escape_markdown
 from pipelines.recruiter.importing import (MAX_IMPORT_BYTES, CandidateRow, ImportReport, JobRow, flag_injected,
@@ -50,7 +51,7 @@ def _check_csv_header(kind: str, name: str, text: str) -> None:
     try:
         header = [cell.strip() for cell in next(csv.reader(io.StringIO(text)), [])]
     except csv.Error as exc:
-        raise UploadProblem(f"{name} is not valid CSV ({exc})") from exc
+        raise UploadProblem(f"{name} {unreadable_reason(exc, 'CSV')}") from exc
     missing = [column for column in REQUIRED_COLUMNS[kind] if column not in header]
     if missing:
         raise UploadProblem(f"the header row of {name} has no {', '.join(missing)} column; a {kind} CSV has the "
@@ -154,11 +155,12 @@ def render_import_tab(store: RecruitingStore) -> None:
                "and written to the guardrail log.")
     left, right = st.columns(2)
     with left:
-        jobs_file = st.file_uploader("Jobs (.jsonl or .csv)", type=IMPORT_TYPES, key="recruiting_import_jobs",
+        jobs_file = st.file_uploader(f"Jobs (.jsonl or .csv, up to {MAX_IMPORT_MB} MB)", type=IMPORT_TYPES,
+                                     key="recruiting_import_jobs",
                                      max_upload_size=MAX_IMPORT_MB, on_change=_forget_result)
         st.caption("Columns: " + escape_markdown(", ".join(COLUMNS["jobs"])))
     with right:
-        people_file = st.file_uploader("Candidates (.jsonl or .csv)", type=IMPORT_TYPES,
+        people_file = st.file_uploader(f"Candidates (.jsonl or .csv, up to {MAX_IMPORT_MB} MB)", type=IMPORT_TYPES,
                                        key="recruiting_import_candidates", max_upload_size=MAX_IMPORT_MB,
                                        on_change=_forget_result)
         st.caption("Columns: " + escape_markdown(", ".join(COLUMNS["candidates"])))

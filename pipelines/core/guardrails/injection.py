@@ -15,6 +15,7 @@ from typing import Literal
 from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.injection_rules import ALL_RULES, BLOCK_AT, DISTANCE, Rule
 from pipelines.core.guardrails.normalize import compact, fold, hidden_tag_text, sentences
+from pipelines.core.guardrails.prefilter import LiteralPrefilter
 from pipelines.core.text import has_cjk
 
 Source = Literal["user", "document"]
@@ -34,6 +35,15 @@ REASONS = {
 # Which kind names a window whose heaviest signals weigh the same (a jailbreak that also overrides is a jailbreak).
 _KIND_RANK = {"jailbreak": 4, "indirect": 3, "extraction": 2, "exfiltration": 2, "role_marker": 1, "role": 1}
 SMUGGLED_WEIGHT = 1.5  # text hidden from the human reader (tag characters, base64) is there to be read by a model
+# Most rules need a word a text rarely holds ("instructions", "系统提示"): a text without it is not searched with them.
+# Found in one pass, this makes scanning a long document several times cheaper and changes no verdict.
+_PREFILTER = LiteralPrefilter([rule.pattern for rule in ALL_RULES])
+
+
+def _candidates(text: str, source: Source) -> list[Rule]:
+    """The rules that weigh something for this source and may match somewhere in `text`, in ALL_RULES order."""
+    return [rule for rule, possible in zip(ALL_RULES, _PREFILTER.possible(text))
+            if possible and _weight(rule, source) > 0]
 
 
 @dataclass(frozen=True)
@@ -87,7 +97,7 @@ def _matches(rule: Rule, text: str) -> bool:
 def score_window(text: str, source: Source = "user") -> tuple[float, str, tuple[str, ...]]:
     """The summed weight of the signals in one window of normalised text, the kind of its heaviest signal, and
     the names of the rules that fired (in one group only the heaviest counts)."""
-    return _total((rule for rule in ALL_RULES if _weight(rule, source) > 0 and _matches(rule, text)), source)
+    return _total((rule for rule in _candidates(text, source) if _matches(rule, text)), source)
 
 
 def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, None]], list[dict[Rule, None]]]:
@@ -101,9 +111,7 @@ def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, 
     starts = list(itertools.accumulate((len(u) + 1 for u in units[:-1]), initial=0))
     single: list[dict[Rule, None]] = [{} for _ in units]
     across: list[dict[Rule, None]] = [{} for _ in units]
-    for rule in ALL_RULES:
-        if _weight(rule, source) <= 0:
-            continue
+    for rule in _candidates(joined, source):
         pos = 0
         while pos <= len(joined) and (match := rule.pattern.search(joined, pos)):
             first = bisect.bisect_right(starts, match.start()) - 1

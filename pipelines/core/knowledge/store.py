@@ -24,6 +24,9 @@ __all__ = ["DEFAULT_DIM", "MODEL_KEY", "Hit", "KnowledgeBase", "KnowledgeStoreEr
            "OfflineEmbedding", "clean_metadata", "make_embedder", "open_knowledge"]
 
 
+GET_PAGE = 5000  # records read per call
+
+
 class KnowledgeStoreError(RuntimeError):
     """The knowledge store cannot be reached or used; the message names the URL or path and the reason."""
 
@@ -41,6 +44,12 @@ def clean_metadata(metadata: dict[str, Any] | None) -> dict[str, str | int | flo
     return {str(key): value if isinstance(value, (str, int, float, bool))
             else json.dumps(value, ensure_ascii=False, default=str, sort_keys=True)
             for key, value in (metadata or {}).items() if value is not None}
+
+
+def _rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    documents = result.get("documents") or [""] * len(result["ids"])
+    return [{"id": doc_id, "document": doc or "", "metadata": dict(meta or {})}
+            for doc_id, doc, meta in zip(result["ids"], documents, result["metadatas"])]
 
 
 def _where(where: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -160,16 +169,29 @@ class KnowledgeBase:
             return coll.count() if coll is not None else 0
 
     def get(self, name: str, ids: Sequence[str] | None = None, where: dict[str, Any] | None = None,
-            limit: int | None = None, offset: int | None = None) -> list[dict[str, Any]]:
-        """Stored documents for browsing: dicts of id, document and metadata."""
+            limit: int | None = None, offset: int | None = None, texts: bool = True) -> list[dict[str, Any]]:
+        """Stored documents for browsing: dicts of id, document ("" unless `texts`) and metadata. Read a page at a
+        time: embedded Chroma cannot return more than about 32,000 records in one call (SQLite's limit on variables)."""
+        include = ["documents", "metadatas"] if texts else ["metadatas"]
+        rows: list[dict[str, Any]] = []
         with self._guard(f"read collection {name!r}"):
             coll = self._open(name, create=False)
             if coll is None:
                 return []
-            res = coll.get(ids=list(ids) if ids is not None else None, where=_where(where), limit=limit,
-                           offset=offset, include=["documents", "metadatas"])
-        return [{"id": doc_id, "document": doc or "", "metadata": dict(meta or {})}
-                for doc_id, doc, meta in zip(res["ids"], res["documents"], res["metadatas"])]
+            if ids is not None:
+                wanted = list(ids)
+                for start in range(0, len(wanted), GET_PAGE):
+                    rows += _rows(coll.get(ids=wanted[start:start + GET_PAGE], where=_where(where), include=include))
+                return rows
+            start, end = offset or 0, None if limit is None else (offset or 0) + limit
+            while end is None or start < end:
+                size = GET_PAGE if end is None else min(GET_PAGE, end - start)
+                page = _rows(coll.get(where=_where(where), limit=size, offset=start, include=include))
+                rows += page
+                if len(page) < size:
+                    break
+                start += size
+        return rows
 
     def delete(self, name: str, where: dict[str, Any]) -> None:
         """Remove the documents matching `where` (a document's chunks, say)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,6 +12,7 @@ from pipelines.core.errors import InvalidInput
 from pipelines.core.runtime.claims import ThreadClaim
 from pipelines.core.runtime.outcomes import StepOutcome
 from pipelines.core.runtime.session import Session
+from pipelines.core.runtime.worker import WorkerState
 
 
 @dataclass(frozen=True)
@@ -28,38 +28,17 @@ class LandedStep:
 
 
 @dataclass
-class BackgroundRun:
+class BackgroundRun(WorkerState):
     """One run of one thread in a worker. The worker only appends to `steps` and sets the end fields; pages
     read them. Nothing here touches a UI."""
 
     thread_id: str
     until: Literal["interrupt", "end"]
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-    started_at: float = field(default_factory=time.time)
     steps: list[LandedStep] = field(default_factory=list)
-    finished_at: float | None = None
     final_status: str | None = None
     error: str | None = None
-    stop_requested: bool = False
     streamed: str = ""  # the current step's streamed tokens (a model's reply as it is written)
-    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
-    _done: threading.Event = field(default_factory=threading.Event, repr=False)
-
-    @property
-    def running(self) -> bool:
-        return not self._done.is_set()
-
-    @property
-    def elapsed_s(self) -> float:
-        return (self.finished_at or time.time()) - self.started_at
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """True once the run has finished (within `timeout` seconds)."""
-        return self._done.wait(timeout)
-
-    def request_stop(self) -> None:
-        self.stop_requested = True
-        self._stop.set()
 
     def summary(self) -> str:
         count = len(self.steps)
@@ -99,8 +78,7 @@ class BackgroundRun:
                     claim.release()
             except Exception:  # noqa: BLE001 - the store went away: the claim's lease lapses on its own
                 pass
-            self.finished_at = time.time()
-            self._done.set()
+            self._finish()
 
 
 class BackgroundRuns:

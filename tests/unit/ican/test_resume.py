@@ -1,9 +1,20 @@
 """Resume files: PDF and DOCX read with the langchain-community loaders, and every way a file can be unusable."""
 
+import io
+import zipfile
+
 import pytest
 
 from pipelines.ican.resume import MAX_RESUME_BYTES, ResumeFileError, looks_like_resume, profile_from, read_resume
 from tests.support.resume_files import RESUME_EN, RESUME_ZH, make_docx, make_pdf
+
+
+def _zip_of(name: str) -> bytes:
+    """A zip package without the parts of a Word document: what a renamed archive looks like."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(name, "hi")
+    return buffer.getvalue()
 
 
 @pytest.mark.parametrize("maker,name", [(make_pdf, "cv.pdf"), (make_docx, "cv.docx")])
@@ -53,9 +64,10 @@ def test_the_client_s_years_beat_the_years_the_resume_s_dates_add_up_to():
 
 
 @pytest.mark.parametrize("name,data,reason", [
-    ("cv.pdf", b"%PDF-1.7\n this is not really a pdf \x00\x01", "could not be read as PDF"),
+    ("cv.pdf", b"%PDF-1.7\n this is not really a pdf \x00\x01", "is not a readable PDF"),
     ("cv.pdf", b"GIF89a....", "not a PDF file"),
-    ("cv.docx", b"PK\x03\x04 broken zip", "could not be read as DOCX"),
+    ("cv.docx", b"PK\x03\x04 broken zip", "is not a Word document"),
+    ("cv.docx", _zip_of("hello.txt"), "is not a Word document"),
     ("cv.doc", b"\xd0\xcf\x11\xe0 old word", "only PDF, DOCX, TXT or Markdown"),
     ("cv.png", b"\x89PNG", "only PDF, DOCX, TXT or Markdown"),
     ("cv.txt", b"   ", "is empty"),

@@ -72,3 +72,10 @@ def test_an_address_the_masker_would_not_recognise_is_refused(tmp_path):
     report = candidates_from_text(text, "people.jsonl", tmp_path)
     assert [c.id for c in report.rows] == ["P2"]
     assert "line 1" in report.errors[0] and "not an email address" in report.errors[0]
+
+
+def test_a_csv_cell_too_long_for_csv_is_named_in_plain_words(tmp_path):
+    report = candidates_from_text("id,name,resume_text\nC1,Ann,Nurse\nC2,Bo," + "x" * 200_000 + "\n", "people.csv", tmp_path)
+    assert [c.id for c in report.rows] == ["C1"]
+    assert any("has a cell longer than 131,072 characters" in e for e in report.errors)
+    assert not any("field limit" in e for e in report.errors)  # not the csv module's own words

@@ -310,3 +310,23 @@ def test_embedding_provider_by_setting_builds_without_calling_the_network(tmp_pa
     assert ollama.model_name == "ollama:bge-m3" and ollama.base_url == "http://127.0.0.1:11434"
     assert type(ollama.client).__name__ == "OllamaEmbeddings"
     assert not ollama.is_legacy()
+
+
+def test_a_large_collection_is_read_a_page_at_a_time(tmp_path, monkeypatch):
+    # Embedded Chroma refuses to return more than ~32,000 records at once ("too many SQL variables"): a 30 MB
+    # document is 43,000 passages. Pages of 7 here show every record comes back once, in pages, with or without text.
+    from pipelines.core.knowledge import store
+
+    monkeypatch.setattr(store, "GET_PAGE", 7)
+    kb = open_knowledge(load_settings(data_dir=str(tmp_path)))
+    ids = [f"d#{i}" for i in range(30)]
+    vectors = np.random.default_rng(0).standard_normal((30, 8)).astype(np.float32)
+    kb.upsert("pages", ids, [f"text {i}" for i in range(30)], [{"chunk": i, "doc": "d"} for i in range(30)],
+              embeddings=vectors)
+    rows = kb.get("pages")
+    assert sorted(r["id"] for r in rows) == sorted(ids) and all(r["document"].startswith("text") for r in rows)
+    assert sorted(r["metadata"]["chunk"] for r in kb.get("pages", where={"doc": "d"}, texts=False)) == list(range(30))
+    assert all(r["document"] == "" for r in kb.get("pages", texts=False))
+    assert len(kb.get("pages", limit=10, offset=25)) == 5 and len(kb.get("pages", limit=9)) == 9
+    assert sorted(r["id"] for r in kb.get("pages", ids=ids[:20])) == sorted(ids[:20])
+    kb.close()

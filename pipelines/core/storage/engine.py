@@ -39,7 +39,7 @@ def make_engine(url: str, busy_timeout_s: float = 30.0) -> Engine:
     its folder is created, and every connection gets WAL and a busy timeout (30 s: processes share the file).
     MariaDB/MySQL: READ COMMITTED, since REPEATABLE READ takes gap locks on indexes that concurrent claims of a
     queue then deadlock on. Servers: a connect timeout unless the URL sets one. Always: pre-ping pooled
-    connections, and JSON columns written with `dumps`."""
+    connections (not a SQLite file's), and JSON columns written with `dumps`."""
     url = driver_url(url)
     parsed = make_url(url)
     backend = parsed.get_backend_name()
@@ -48,7 +48,9 @@ def make_engine(url: str, busy_timeout_s: float = 30.0) -> Engine:
             return create_engine(url, poolclass=StaticPool, json_serializer=dumps,
                                  connect_args={"check_same_thread": False})
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, pool_pre_ping=True, json_serializer=dumps)
+        # No pre-ping: a SQLite file's connection cannot be dropped by a server, and a ping before every
+        # transaction (a claim, a step record) would cost as much as the transaction.
+        engine = create_engine(url, json_serializer=dumps)
         event.listen(engine, "connect", waiting_on_connect(busy_timeout_s))
         return engine
     options: dict[str, Any] = {}

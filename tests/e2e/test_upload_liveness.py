@@ -12,8 +12,7 @@ import pytest
 
 from pipelines.deep_research.library import INDEXING
 from tests.bench.bench_uploads import MB, long_lines
-from tests.e2e.conftest import LAUNCH_ARGS, SHOTS, streamlit_server
-from tests.e2e.test_career_navigator_walkthrough import click, settle
+from tests.e2e.conftest import LAUNCH_ARGS, SHOTS, click, open_page, settle, streamlit_server
 
 LIVENESS_S = 2.0
 PROBES = 6
@@ -58,8 +57,7 @@ def test_a_30_mb_upload_leaves_the_server_and_other_sessions_responsive(upload_s
         other.get_by_role("heading", name="Stepwise", exact=True).wait_for(state="visible", timeout=60000)
         for link, title in (("Runs", "Runs"), ("Home", "Stepwise")):  # each page's first run imports its modules
             page_seconds(other, link, title)
-        uploader.goto(f"{upload_server}/research_documents")
-        settle(uploader, 1.0)
+        open_page(uploader, f"{upload_server}/research_documents")
         uploader.get_by_text("Add documents (up to 50 MB per file)").wait_for(state="visible", timeout=60000)
         uploader.locator("input[type='file']").first.set_input_files(str(big))
         add = uploader.get_by_role("button", name="Add to the collection")
@@ -87,7 +85,7 @@ def test_a_30_mb_upload_leaves_the_server_and_other_sessions_responsive(upload_s
         click(uploader, "Stop")
         uploader.get_by_text("Not added: notes_30mb.md: stopped", exact=False).wait_for(state="visible",
                                                                                         timeout=180000)
-        settle(uploader, 1.0)
+        settle(uploader)
         uploader.screenshot(path=str(SHOTS / "upload_30mb_stopped.png"), full_page=True)
         shown = uploader.locator("[data-testid='stMain']").inner_text()
         assert "nothing of it was kept" in shown and "No documents in this collection yet." in shown

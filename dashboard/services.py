@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.state_keys import SETTINGS_OVERRIDES
+from dashboard.studio.flash import as_sentence
 from pipelines.core.knowledge.store import KnowledgeStoreError
 from pipelines.core.markup import escape_markdown
 from pipelines.core.registry import storage_errors as workflow_storage_errors
@@ -14,6 +15,7 @@ from pipelines.core.settings import Settings, load_settings
 from pipelines.core.spec import PipelineSpec
 from pipelines.core.storage.checkpoints import CheckpointStoreError, StorageBusy, checkpoint_errors
 from pipelines.core.storage.runstore import RunStoreError
+from pipelines.core.storage.sqlerrors import first_line
 
 
 def current_settings() -> Settings:
@@ -43,12 +45,11 @@ def storage_errors() -> tuple[type[BaseException], ...]:
 def storage_failure(exc: BaseException) -> None:
     """Say which store is unreachable, or busy, and stop the page; nothing half-done is written."""
     if isinstance(exc, StorageBusy):
-        reason = str(exc)
-        st.warning(escape_markdown(f"{reason[:1].upper()}{reason[1:]}."), icon=":material/lock_clock:")
+        st.warning(escape_markdown(as_sentence(exc)), icon=":material/lock_clock:")
         st.caption("Runs already stored are not lost. Reload the page once the other program has let go of the file.")
         st.stop()
     reason = exc if isinstance(exc, (RunStoreError, CheckpointStoreError, KnowledgeStoreError)) else \
-        f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0]}"
+        f"{type(exc).__name__}: {first_line(exc)}"
     st.error(escape_markdown(f"Stepwise cannot reach its storage: {reason}"))
     st.caption("Check the data directory, or the database and Chroma URLs on the Settings page "
                "(STEPWISE_CHECKPOINT_URL, STEPWISE_DB_URL, STEPWISE_CHROMA_URL). Runs already stored are not lost.")

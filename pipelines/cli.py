@@ -16,6 +16,7 @@ from pipelines.core.trace.export import run_status, trace_document
 from pipelines.core.registry import available_specs, get_spec, storage_errors, workflows
 from pipelines.core.errors import ConcurrentChange, InvalidInput
 from pipelines.core.storage.runstore import RunStore, RunStoreError
+from pipelines.core.storage.sqlerrors import first_line
 from pipelines.core.runtime.outcomes import StepOutcome
 from pipelines.core.runtime.session import Session
 from pipelines.core.settings import PROVIDERS, SettingsError, load_settings, parse_assignments
@@ -259,8 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except checkpoint_errors() as exc:  # a checkpoint store that failed outside a step (reading a run's state)
-        reason = (str(exc).strip().splitlines() or [""])[0]
-        print(f"error: the checkpoint store failed: {type(exc).__name__}: {reason}", file=sys.stderr)
+        print(f"error: the checkpoint store failed: {type(exc).__name__}: {first_line(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("error: interrupted by the user", file=sys.stderr)

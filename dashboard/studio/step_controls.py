@@ -8,6 +8,7 @@ from typing import Literal
 
 import streamlit as st
 
+from dashboard.studio.flash import as_sentence
 from dashboard.studio.live_run import report_finished
 from dashboard.state_keys import FLASH
 from pipelines.core.markup import escape_markdown
@@ -87,7 +88,7 @@ def render_step_controls(session: Session, key_prefix: str, on_reset: Callable[[
             run_in_background(runs, session, "end", open_worker_session, expected_version=shown)
             changed = True
     except ConcurrentChange as exc:
-        st.session_state[FLASH] = ("warning", str(exc)[:1].upper() + str(exc)[1:] + ".")
+        st.session_state[FLASH] = ("warning", as_sentence(exc))
         changed = True
     except InvalidInput as exc:
         st.session_state[FLASH] = ("error", str(exc))

@@ -8,8 +8,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pipelines.core.errors import InvalidInput
-from pipelines.core.runtime.worker import WorkerState
+from pipelines.core.runtime.worker import Workers, WorkerState
 from pipelines.deep_research.documents import DocumentError
 from pipelines.deep_research.library import (INDEXING, READING, IndexingStopped, Progress, ResearchLibrary,
                                              check_collection_name)
@@ -122,34 +121,23 @@ class IndexJobs:
     """The adds going on in this process, one per collection at most; every browser tab on the collection sees it."""
 
     def __init__(self, keep_finished: int = 50) -> None:
-        self._jobs: dict[tuple[str, str], IndexJob] = {}  # by store and collection
-        self._lock = threading.Lock()
-        self._keep = keep_finished
+        self._jobs: Workers[IndexJob] = Workers(keep_finished)  # by store and collection
 
     def start(self, library: ResearchLibrary, collection: str, files: Sequence[tuple[str, bytes]]) -> IndexJob:
         """Start a worker adding the files; InvalidInput when the collection already has an add going on."""
         collection = check_collection_name(collection)
-        with self._lock:
-            current = self._jobs.get(_key(library, collection))
-            if current is not None and current.running:
-                raise InvalidInput(f"files are being added to {collection} already; wait for them or stop them")
-            job = IndexJob(collection, tuple(n for n, _ in files), tuple(len(d) for _, d in files))
-            self._jobs[_key(library, collection)] = job
-            finished = sorted((k for k, j in self._jobs.items() if not j.running), key=lambda k: self._jobs[k].started_at)
-            for key in finished[: max(0, len(finished) - self._keep)]:
-                del self._jobs[key]
-        threading.Thread(target=job._work, args=(library, list(files)), daemon=True,  # noqa: SLF001
-                         name=f"stepwise-index-{collection[:16]}").start()
-        return job
+        job = IndexJob(collection, tuple(n for n, _ in files), tuple(len(d) for _, d in files))
+        files = list(files)
+        return self._jobs.start(_key(library, collection), job, lambda: job._work(library, files),  # noqa: SLF001
+                                busy=f"files are being added to {collection} already; wait for them or stop them",
+                                thread_name=f"stepwise-index-{collection[:16]}")
 
     def get(self, library: ResearchLibrary, collection: str) -> IndexJob | None:
         """The collection's latest add, running or finished."""
-        with self._lock:
-            return self._jobs.get(_key(library, collection))
+        return self._jobs.get(_key(library, collection))
 
     def active(self, library: ResearchLibrary, collection: str) -> IndexJob | None:
-        job = self.get(library, collection)
-        return job if job is not None and job.running else None
+        return self._jobs.active(_key(library, collection))
 
 
 def _key(library: ResearchLibrary, collection: str) -> tuple[str, str]:

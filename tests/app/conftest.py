@@ -1,5 +1,7 @@
 """AppTest fixtures: the dashboard's pages on a temporary data directory."""
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,6 +47,18 @@ def page(data_dir):
 def entry(data_dir):
     """The whole app through its entry point (st.navigation); the home page is the default."""
     return AppTest.from_file(str(DASHBOARD / "app.py"), default_timeout=120).run()
+
+
+def rerun_until(app: AppTest, condition: Callable[[AppTest], bool], timeout_s: float,
+                describe: Callable[[AppTest], str] = lambda app: "") -> AppTest:
+    """Rerun the page until `condition` holds, as the page's own polling would while a background worker goes on
+    (AppTest runs no fragment timers); fails with `describe(app)` if it never does."""
+    deadline = time.monotonic() + timeout_s
+    while not condition(app):
+        assert time.monotonic() < deadline, describe(app)
+        time.sleep(0.2)
+        app.run()
+    return app
 
 
 def no_errors(app: AppTest) -> None:

@@ -3,14 +3,13 @@ two tabs pressing Step together run one step, and the run's summary is said to t
 until the next action."""
 
 import threading
-import time
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from pipelines.core.runtime.studio import Studio
 from pipelines.core.settings import load_settings
-from tests.app.conftest import no_errors
+from tests.app.conftest import no_errors, rerun_until
 from tests.support.toy_pipeline import make_toy_spec, page_context
 
 
@@ -45,12 +44,7 @@ def _texts(app):
 
 
 def _until(app, condition, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while not condition(app):
-        assert time.monotonic() < deadline, _texts(app)
-        time.sleep(0.2)
-        app.run()
-    return app
+    return rerun_until(app, condition, timeout, _texts)
 
 
 def test_a_slow_run_goes_on_in_the_background_and_stops_between_steps(toy_thread):

@@ -5,7 +5,7 @@ import json
 from pipelines.core.markup import unescape_markdown
 from pipelines.core.settings import load_settings
 from pipelines.flink_diagnosis import services
-from tests.app.conftest import no_errors
+from tests.app.conftest import no_errors, rerun_until
 
 KEY = "flink_diagnosis"
 
@@ -110,7 +110,6 @@ def test_settings_page_sets_the_knowledge_base_options(page):
 
 
 def test_a_batch_runs_in_the_background_and_the_page_shows_its_progress(page, data_dir):
-    import time
 
     store = queue(data_dir)
     store.add_many([{"job_id": f"j{i}", "error_message": "java.lang.OutOfMemoryError: Metaspace"} for i in range(4)])
@@ -119,11 +118,7 @@ def test_a_batch_runs_in_the_background_and_the_page_shows_its_progress(page, da
     assert {m.label: m.value for m in app.metric}["Pending"] == "4"
     app.button(key="flink_batch_start").click().run()
     no_errors(app)
-    deadline = time.monotonic() + 120
-    while "Batch finished" not in texts(app):  # the batch thread works while no script runs; the page looks again
-        assert time.monotonic() < deadline, texts(app)
-        time.sleep(0.25)
-        app.run()
+    rerun_until(app, lambda a: "Batch finished" in texts(a), 120, texts)  # the batch thread works meanwhile
     no_errors(app)
     assert {m.label: m.value for m in app.metric}["Completed"] == "4"
     assert any("4 of 4 diagnosed" in p.proto.text for p in app.get("progress"))

@@ -1,9 +1,8 @@
 """The recruiter's page in AppTest: a conversation above the studio, replies from the data, guardrail banners that
 name the check without repeating the attack, the next message carrying the session on, hostile text shown as text."""
 
-import time
 
-from tests.app.conftest import no_errors
+from tests.app.conftest import no_errors, rerun_until
 
 KEY = "recruiter"
 
@@ -18,10 +17,7 @@ def chat_lines(app):
 
 def settle(app, limit_s: float = 240.0):
     """Rerun until the turn's background run has landed (the first question builds the matcher's index)."""
-    deadline = time.monotonic() + limit_s
-    while "running in the background" in texts(app) and time.monotonic() < deadline:
-        time.sleep(0.3)
-        app.run()
+    rerun_until(app, lambda a: "running in the background" not in texts(a), limit_s, texts)
     no_errors(app)
 
 

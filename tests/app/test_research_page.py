@@ -1,11 +1,10 @@
 """The research assistant page in AppTest: start over a collection, answer the preferences, edit and accept the plan,
 read the cited report with its passages and downloads; hostile text in the question stays text."""
 
-import time
 
 from pipelines.core.settings import load_settings
 from pipelines.deep_research.library import close_libraries, open_library
-from tests.app.conftest import no_errors
+from tests.app.conftest import no_errors, rerun_until
 from tests.unit.deep_research.conftest import DOCS
 
 KEY = "research"
@@ -18,10 +17,7 @@ def texts(app):
 
 
 def settle(app, limit_s: float = 240.0):
-    deadline = time.monotonic() + limit_s
-    while "Researching…" in texts(app) and time.monotonic() < deadline:
-        time.sleep(0.3)
-        app.run()
+    rerun_until(app, lambda a: "Researching…" not in texts(a), limit_s, texts)
     no_errors(app)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from pipelines.core.errors import InvalidInput
 from pipelines.core.runtime.claims import ThreadClaim
 from pipelines.core.runtime.outcomes import StepOutcome
 from pipelines.core.runtime.session import Session
-from pipelines.core.runtime.worker import WorkerState
+from pipelines.core.runtime.worker import Workers, WorkerState
 
 
 @dataclass(frozen=True)
@@ -85,44 +84,32 @@ class BackgroundRuns:
     """The runs going on in this process, one per thread at most; every browser tab on a thread sees its run."""
 
     def __init__(self, keep_finished: int = 200) -> None:
-        self._runs: dict[str, BackgroundRun] = {}
-        self._lock = threading.Lock()
-        self._keep = keep_finished
+        self._runs: Workers[BackgroundRun] = Workers(keep_finished)
 
     def start(self, thread_id: str, until: Literal["interrupt", "end"], open_session: Callable[[], Session],
               claim: ThreadClaim | None = None) -> BackgroundRun:
         """Start a worker on its own Session of the thread (`open_session` runs in the worker). `claim`: the
         thread, claimed by the caller from the version it showed, which the worker holds and gives back at its
         end (without one, the worker claims the thread itself and a refusal is the run's error)."""
-        with self._lock:
-            current = self._runs.get(thread_id)
-            if current is not None and current.running:
-                if claim is not None:
-                    claim.release()
-                raise InvalidInput("this run is already running in the background; stop it or wait for it")
-            run = BackgroundRun(thread_id=thread_id, until=until)
-            self._runs[thread_id] = run
-            self._forget_old()
-        threading.Thread(target=run._work, args=(open_session, claim), daemon=True,  # noqa: SLF001
-                         name=f"stepwise-run-{thread_id[:8]}").start()
-        return run
+        run = BackgroundRun(thread_id=thread_id, until=until)
+        try:
+            return self._runs.start(thread_id, run, lambda: run._work(open_session, claim),  # noqa: SLF001
+                                    busy="this run is already running in the background; stop it or wait for it",
+                                    thread_name=f"stepwise-run-{thread_id[:8]}")
+        except InvalidInput:
+            if claim is not None:
+                claim.release()
+            raise
 
     def get(self, thread_id: str) -> BackgroundRun | None:
         """The thread's latest background run, running or finished."""
-        with self._lock:
-            return self._runs.get(thread_id)
+        return self._runs.get(thread_id)
 
     def active(self, thread_id: str) -> BackgroundRun | None:
-        run = self.get(thread_id)
-        return run if run is not None and run.running else None
+        return self._runs.active(thread_id)
 
     def stop(self, thread_id: str) -> bool:
         run = self.active(thread_id)
         if run is not None:
             run.request_stop()
         return run is not None
-
-    def _forget_old(self) -> None:
-        finished = sorted((r for r in self._runs.values() if not r.running), key=lambda r: r.started_at)
-        for run in finished[: max(0, len(finished) - self._keep)]:
-            del self._runs[run.thread_id]

@@ -27,14 +27,13 @@ def holder_label(action: str) -> str:
 @dataclass(eq=False)
 class ThreadClaim:
     """A held claim on one thread. `took_over`: it was taken from a holder whose lease lapsed (that holder may have
-    died mid-step), so the taker reads the thread afresh. `lost` turns True if a renewal finds it gone."""
+    died mid-step), so the taker reads the thread afresh."""
 
     runs: RunStore
     thread_id: str
     token: str
     lease_s: float
     took_over: bool = False
-    lost: bool = False
     released: bool = field(default=False, init=False)
     renewed_at: float = field(default_factory=time.monotonic, init=False)
 
@@ -47,7 +46,7 @@ class ThreadClaim:
         self.renewed_at = time.monotonic()
         try:
             if not self.runs.renew_claim(self.thread_id, self.token, self.lease_s):
-                self.lost = True
+                _KEEPER.forget(self)  # lost (its lease lapsed and another took the run): nothing left to renew
         except Exception:  # noqa: BLE001 - a store down for a moment: the next renewal tries again
             pass
 

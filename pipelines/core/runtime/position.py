@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Interrupt, StateSnapshot
@@ -15,6 +15,9 @@ from pipelines.core.runtime.outcomes import SessionStatus
 from pipelines.core.spec import PipelineSpec
 from pipelines.core.storage.runstore import RunStore, ThreadInfo
 from pipelines.core.trace.records import StepRecord
+
+if TYPE_CHECKING:
+    from pipelines.core.runtime.claims import ThreadClaim
 
 
 class StudioServices(Protocol):
@@ -66,7 +69,7 @@ class ThreadPosition:
         self._subgraph_nodes: frozenset[str] | None = None
         self._thread: ThreadInfo | None = runs.get_thread(thread_id)
         # A claim to give back with the next step record (a Session's single step): one write instead of two.
-        self.release_on_save: Any = None
+        self.release_on_save: ThreadClaim | None = None
 
     @property
     def thread(self) -> ThreadInfo | None:

@@ -79,9 +79,11 @@ class TimeTravel:
         """Move the cursor to an earlier checkpoint; the next step continues (forks) from there."""
         self.state_at(checkpoint_id)  # raises for a checkpoint the thread does not have
         latest = checkpoint_id_of(self.graph.get_state(self.position.config()))
-        self.position.update_thread(cursor_checkpoint_id=None if checkpoint_id == latest else checkpoint_id, moved=True)
+        cursor = None if checkpoint_id == latest else checkpoint_id
+        self.position.written(cursor_checkpoint_id=cursor)  # where the state is read from now
         self.position.moved()
-        self.position.update_thread(status=self.position.status())  # the run picker says where the run stands
+        # One write: the cursor, and the status there (the run picker says where the run stands).
+        self.position.update_thread(cursor_checkpoint_id=cursor, status=self.position.status(), moved=True)
 
     def fork(self, checkpoint_id: str, edits: Mapping[str, Any], as_node: str | None) -> StepOutcome:
         """A new branch from a checkpoint with some fields edited, as if `as_node` had written them. The edit

@@ -1,10 +1,15 @@
-"""The shared part of work done in a worker thread that pages poll: when it started and ended, Stop, and waiting."""
+"""The shared part of work done in a worker thread that pages poll: when it started and ended, Stop, and waiting;
+and the process's register of such workers, one per key (a run's thread, a collection)."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from pipelines.core.errors import InvalidInput
 
 
 @dataclass(kw_only=True)
@@ -38,3 +43,40 @@ class WorkerState:
     def _finish(self) -> None:
         self.finished_at = time.time()
         self._done.set()
+
+
+Worker = TypeVar("Worker", bound=WorkerState)
+
+
+class Workers(Generic[Worker]):
+    """The workers going on in this process, one per key at most; every page (every browser tab) finds a key's
+    latest worker here, running or finished. The `keep` most recent finished ones are remembered."""
+
+    def __init__(self, keep: int) -> None:
+        self._workers: dict[Hashable, Worker] = {}
+        self._lock = threading.Lock()
+        self._keep = keep
+
+    def start(self, key: Hashable, worker: Worker, work: Callable[[], None], *, busy: str, thread_name: str) -> Worker:
+        """Register `worker` under `key` and run `work` in a daemon thread; InvalidInput(`busy`) and nothing started
+        when the key's worker is still running."""
+        with self._lock:
+            current = self._workers.get(key)
+            if current is not None and current.running:
+                raise InvalidInput(busy)
+            self._workers[key] = worker
+            finished = sorted((k for k, w in self._workers.items() if not w.running),
+                              key=lambda k: self._workers[k].started_at)
+            for old in finished[: max(0, len(finished) - self._keep)]:
+                del self._workers[old]
+        threading.Thread(target=work, daemon=True, name=thread_name).start()
+        return worker
+
+    def get(self, key: Hashable) -> Worker | None:
+        """The key's latest worker, running or finished."""
+        with self._lock:
+            return self._workers.get(key)
+
+    def active(self, key: Hashable) -> Worker | None:
+        worker = self.get(key)
+        return worker if worker is not None and worker.running else None

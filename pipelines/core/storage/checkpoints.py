@@ -10,7 +10,7 @@ from collections.abc import Callable
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
-from pipelines.core.storage.sqlerrors import redact_url
+from pipelines.core.storage.sqlerrors import first_line, redact_url
 from pipelines.core.storage.sqlite_wal import shared_file_pragmas
 
 
@@ -44,7 +44,7 @@ def as_checkpoint_failure(exc: BaseException, url: str) -> CheckpointStoreError 
     if not isinstance(exc, checkpoint_errors()):
         return None
     where = redact_url(url)
-    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    reason = first_line(exc)
     if isinstance(exc, sqlite3.OperationalError) and ("locked" in reason or "busy" in reason):
         return StorageBusy(f"the checkpoint store {where} is busy: another program holds it locked ({reason}). "
                            "Nothing was written: close the program that holds it (a database browser, a backup, "

@@ -21,6 +21,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from tenacity import RetryCallState, Retrying, retry_if_exception, wait_random_exponential
 
+from pipelines.core.storage.sqlerrors import first_line
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -110,7 +112,7 @@ class OutageBudget:
         if error is not None and is_outage(error):
             if self.down_since is None:
                 self.down_since = self.clock()
-            self.last_error = (str(_driver_error(error)).strip().splitlines() or [type(error).__name__])[0][:300]
+            self.last_error = first_line(error)[:300]
 
     def _spent(self, state: RetryCallState) -> bool:
         return self.remaining() <= 0

@@ -30,11 +30,6 @@ def shared_file_pragmas(conn: Any, busy_timeout_s: float = 30.0) -> None:
         cursor.close()
 
 
-def on_connect(dbapi_conn: Any, _record: Any) -> None:
-    """The same, as a SQLAlchemy "connect" event listener."""
-    shared_file_pragmas(dbapi_conn)
-
-
 def waiting_on_connect(busy_timeout_s: float):
-    """The same listener, waiting `busy_timeout_s` seconds on a lock."""
+    """The same, as a SQLAlchemy "connect" event listener waiting `busy_timeout_s` seconds on a lock."""
     return lambda dbapi_conn, _record: shared_file_pragmas(dbapi_conn, busy_timeout_s)

@@ -20,6 +20,7 @@ from typing import Any
 from pipelines.core.runtime.studio import Studio
 from pipelines.core.settings import Settings
 from pipelines.core.storage.outage import OutageBudget, is_outage, patiently, riding_out
+from pipelines.core.storage.sqlerrors import first_line
 from pipelines.core.storage.runstore import TITLE_MAX_CHARS
 from pipelines.core.text import clip
 from pipelines.flink_diagnosis.display import exception_title
@@ -167,6 +168,9 @@ class Worker:
                     raise
                 # The connection dropped where a retry could not help (half-way through a step's record): the run
                 # cannot go on, its exception goes back to the queue once the database answers again.
+                if self.on_notice:
+                    self.on_notice(f"{self.worker_id}: the database connection was lost mid-run ({first_line(exc)}); "
+                                   "its exception goes back to the queue")
                 self._abandon("the database connection was lost")
 
     def _diagnose_next(self) -> None:

@@ -73,8 +73,16 @@ def server(tmp_path_factory, chromium_path):
         yield url
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stepwise_failed = report.failed  # read by browser_page, to keep a picture of where the page stood
+    return report
+
+
 @pytest.fixture
-def browser_page(chromium_path):
+def browser_page(chromium_path, request):
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -85,6 +93,10 @@ def browser_page(chromium_path):
         # 2-core machine can take a while).
         page.context.set_default_timeout(120_000)
         yield page
+        if getattr(request.node, "stepwise_failed", False):
+            name = re.sub(r"[^\w.-]+", "_", request.node.name)
+            with contextlib.suppress(Exception):
+                page.screenshot(path=str(SHOTS / f"FAILED_{name}.png"), full_page=True, timeout=30_000)
         browser.close()
 
 

@@ -145,7 +145,8 @@ def test_workers_ride_out_a_short_outage_and_diagnose_every_exception_once(queue
     assert summary["completed"] == JOBS and summary["failed"] == 0
     rows = store.list_exceptions(limit=100, order="asc")
     assert [r["exception_id"] for r in rows] == ids
-    assert all(r["status"] == "completed" and r["attempts"] == 1 for r in rows)  # each claimed once, done once
+    seen = [(r["exception_id"], r["status"], r["attempts"], r["error"]) for r in rows]
+    assert all(r["status"] == "completed" and r["attempts"] == 1 for r in rows), (seen, batch.stderr()[-4000:])
     assert {r["diagnosis"]["root_cause"] for r in rows} == {DIAGNOSIS["root_cause"]}
     runs = batch.runs(server_url)
     diagnosed = sorted(int(m.group(1)) for t in runs if (m := re.search(r" · #(\d+) · ", t.title or "")))

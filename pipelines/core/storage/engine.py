@@ -58,7 +58,24 @@ def make_engine(url: str, busy_timeout_s: float = 30.0) -> Engine:
         options["isolation_level"] = "READ COMMITTED"
     if backend in ("mysql", "mariadb", "postgresql") and "connect_timeout" not in parsed.query:
         options["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT_S}
-    return create_engine(url, pool_pre_ping=True, json_serializer=dumps, **options)
+    engine = create_engine(url, pool_pre_ping=True, json_serializer=dumps, **options)
+    if backend == "postgresql":
+        event.listen(engine, "handle_error", _failed_ping_is_a_disconnect)
+    return engine
+
+
+def _failed_ping_is_a_disconnect(context: Any) -> None:
+    """A pre-ping on a psycopg connection whose socket was reset can fail twice over: the SELECT 1 with an
+    OperationalError, then SQLAlchemy's putting autocommit back with "can't change 'autocommit' now", which hides
+    the first and is not taken for a disconnect. The ping failed all the same: the pool should reconnect."""
+    if not context.is_pre_ping:
+        return
+    error: BaseException | None = context.original_exception
+    while error is not None:
+        if type(error).__module__.startswith("psycopg") and type(error).__name__ == "OperationalError":
+            context.is_disconnect = True
+            return
+        error = error.__cause__ or error.__context__
 
 
 def create_tables(engine: Engine, metadata: MetaData) -> None:

@@ -20,6 +20,7 @@ SHOTS = ROOT / "test-output" / "e2e"
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update"]
 _skipped: list[str] = []
+SERVER_LOGS: list[Path] = []  # the servers' logs, newest last: a page shows users no traceback, the log has it
 
 
 def _free_port() -> int:
@@ -46,6 +47,7 @@ def streamlit_server(data: Path, **extra_env: str):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "STEPWISE_DATA_DIR": str(data),
            "STEPWISE_SETTINGS_FILE": str(data / "settings.json"), **extra_env}
     log = open(data / "streamlit.log", "w")
+    SERVER_LOGS.append(data / "streamlit.log")
     process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.port", str(port),
                                 "--server.headless", "true"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -145,7 +147,16 @@ def settle(page, since: int | None = None, timeout_ms: int = 180_000) -> None:
             page.wait_for_function(f"() => window.__stepwiseRuns > {since}", timeout=RERUN_START_S * 1000)
     page.wait_for_function(_IDLE, timeout=timeout_ms)
     exceptions = page.locator("[data-testid='stException']").all_inner_texts()
-    assert not exceptions, exceptions
+    assert not exceptions, (exceptions, _log_tail())
+
+
+def _log_tail(chars: int = 6000) -> str:
+    """The end of the newest server log: where the traceback of an exception box is."""
+    if not SERVER_LOGS:
+        return ""
+    with contextlib.suppress(OSError):
+        return SERVER_LOGS[-1].read_text(encoding="utf-8", errors="replace")[-chars:]
+    return ""
 
 
 def click(page, name: str, timeout_ms: int = 300_000) -> None:

@@ -109,8 +109,13 @@ def test_every_workflow_page_from_start_to_a_forked_branch_and_its_trace_pdf(ser
     click(page, "Rewind here")
     wait_for_text(page, "Rewound to branch 1")
     act(page, lambda: page.get_by_text("Fork from this checkpoint").click())
+    fields = page.get_by_role("combobox", name="Fields to edit")
+    fields.wait_for(state="visible")  # the expander is open and drew its editor
     choose(page, "Fields to edit", walk.field)
     page.keyboard.press("Escape")
+    settle(page)
+    chosen = page.locator("[data-testid='stMultiSelectTagsContainer'] [data-tag]").filter(has_text=walk.field)
+    chosen.first.wait_for(state="visible")  # the selection reached the page before the editor is looked for
     page.get_by_label("New values (JSON)").fill(json.dumps({walk.field: walk.value}))
     act(page, lambda: page.get_by_label("New values (JSON)").blur())
     click(page, "Fork with these values")

@@ -72,6 +72,7 @@ SPEC = PipelineSpec(
                       "Satisfied completes the session; anything else revises the goals and the schedule."),
     ),
     field_rules=input_field_rules(RunInput, "session_id", "user_profile", "max_iterations"),
+    personal_fields=("user_profile", "messages"),
     field_order=("session_id", "current_stage", "user_profile", "messages", "planning_strategy", "agent_tasks",
                  "self_insight_result", "industry_research_result", "career_analysis_result", "agent_outputs",
                  "integrated_report", "user_feedback_history", "current_satisfaction", "career_goals", "final_plan",

@@ -151,6 +151,10 @@ class PipelineSpec:
     # Why the initial state cannot be used as the user gave it (a resume file that could not be read), or None: a
     # page goes on and shows the note the state keeps; a headless run (`Studio.new_session(strict=True)`) stops.
     input_issue: Callable[[Mapping[str, Any]], str | None] | None = None
+    # The state fields (and input keys) that hold people's own words: their personal identifiers are masked with
+    # the run's vault on the way in, in the input, the first state, every answer and every fork's edit of them
+    # (guardrails/personal_data.py). With none, the workflow takes no personal text.
+    personal_fields: tuple[str, ...] = ()
     entry: WorkflowEntry | None = None
 
     @property

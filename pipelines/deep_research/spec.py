@@ -103,5 +103,6 @@ SPEC = PipelineSpec(
     field_rules=input_field_rules(RunInput, "user_query"),
     settings_model=ResearchSettings,
     admit_input=admit_input,
+    personal_fields=("user_query", "messages"),
     cli=lazy("pipelines.deep_research.cli", "add_parser"),
 )

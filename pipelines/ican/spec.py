@@ -106,4 +106,5 @@ SPEC = PipelineSpec(
     field_rules={**input_field_rules(RunInput, "raw_input", "resume_text", "resume_name"),
                  "language": Literal["en", "zh"]},
     settings_model=ICanSettings,
+    personal_fields=("raw_input", "conversation_history", "resume_text"),
 )

@@ -13,16 +13,15 @@ from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.guardrails.tables import metadata as guardrail_metadata
 from pipelines.core.storage.engine import create_tables, make_engine
+from pipelines.core.storage.vault import VaultTable
 from pipelines.recruiter.records import APPLICATION_STATUSES, Candidate, Job
 from pipelines.recruiter.tables import (
     application_history, applications, candidates, chat_messages, chat_sessions, jobs, meta, metadata, pii_vault,
     workflows,
 )
 
-VAULT_ATTEMPTS = 20  # tries to add placeholders while parallel agents add theirs (each try follows someone's write)
 
 
 def _job(row: Any) -> Job:
@@ -39,6 +38,7 @@ class RecruitingStore:
         self.engine = make_engine(url_or_engine) if isinstance(url_or_engine, str) else url_or_engine
         create_tables(self.engine, metadata)
         create_tables(self.engine, guardrail_metadata)
+        self.vault = VaultTable(self.engine, pii_vault)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -207,6 +207,9 @@ class RecruitingStore:
                     pass
 
     def add_message(self, session_id: str, role: str, content: str, run_id: str | None = None) -> None:
+        """Keep one chat message, its personal identifiers masked with the session's vault: the history is a table
+        anyone with the database reads (guardrails/personal_data.py)."""
+        [content] = self.mask_pii(session_id, content)
         with self.engine.begin() as conn:
             conn.execute(insert(chat_messages).values(session_id=session_id, role=role, content=content, run_id=run_id,
                                                       created_at=datetime.now(UTC)))
@@ -226,9 +229,7 @@ class RecruitingStore:
 
     # --- the PII vault: kept here, never in a trace --------------------------------------------------------
     def vault_entries(self, session_id: str) -> dict[str, str]:
-        with self.engine.connect() as conn:
-            return {row.placeholder: row.value for row in conn.execute(
-                select(pii_vault).where(pii_vault.c.session_id == session_id))}
+        return self.vault.entries(session_id)
 
     def save_vault(self, session_id: str, entries: dict[str, str]) -> None:
         known = self.vault_entries(session_id)
@@ -242,26 +243,9 @@ class RecruitingStore:
                 pass
 
     def mask_pii(self, session_id: str, *texts: str) -> list[str]:
-        """The texts masked with the session's vault, the placeholders they add written in the same go. Agents
-        that mask at the same time (the Communication agent's fan-out) would each number a new address [EMAIL_3]:
-        whoever writes first keeps it, and the others mask again with the vault as it is then, so one placeholder
-        never stands for two values."""
-        for _ in range(VAULT_ATTEMPTS):
-            known = self.vault_entries(session_id)
-            vault = PiiVault.from_entries(known)
-            masked = [vault.mask(text) for text in texts]
-            new = [{"session_id": session_id, "placeholder": k, "value": v[:500]}
-                   for k, v in vault.entries().items() if k not in known]
-            if not new:
-                return masked
-            try:
-                with self.engine.begin() as conn:
-                    conn.execute(insert(pii_vault), new)
-                return masked
-            except IntegrityError:  # another writer took one of these placeholders first
-                continue
-        raise RuntimeError(f"the personal-data vault of session {session_id} changed {VAULT_ATTEMPTS} times "
-                           "while masking; try again")
+        """The texts masked with the session's vault (see VaultTable.mask: parallel agents never number one
+        placeholder twice)."""
+        return self.vault.mask(session_id, texts)
 
     # --- workflows (seed §9): what is paused, for check_paused -----------------------------------------------
     def start_workflow(self, session_id: str, *, user_id: str, workflow_type: str, graph_name: str, thread_id: str,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import JSON, Column, Float, Index, Integer, MetaData, String, Table, UniqueConstraint
 
 from pipelines.core.storage.columns import LongText, UTCDateTime
+from pipelines.core.storage.vault import vault_table
 
 WORKFLOW_STATUSES = ("running", "paused", "completed", "cancelled", "failed")
 PLAN_STATUSES = ("pending", "approved", "rejected", "completed")
@@ -94,13 +95,7 @@ chat_messages = Table(
     mysql_charset="utf8mb4",
 )
 
-pii_vault = Table(
-    "recruiter_pii_vault", metadata,
-    Column("session_id", String(ID_CHARS), primary_key=True),
-    Column("placeholder", String(64), primary_key=True),
-    Column("value", String(500), nullable=False),
-    mysql_charset="utf8mb4",
-)
+pii_vault = vault_table("recruiter_pii_vault", metadata, "session_id", ID_CHARS)
 
 plans = Table(
     "plans", metadata,

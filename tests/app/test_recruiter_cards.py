@@ -62,6 +62,10 @@ def test_a_job_launch_is_approved_on_its_card_and_some_edited_drafts_are_sent(pa
     boxes = picks(app)
     assert len(boxes) >= 3 and all(b.value for b in boxes)
     assert "Emails left today" in {m.label for m in app.metric}
+    recipients = [t.value.removeprefix("To: ") for t in app.text if t.value.startswith("To: ")]
+    assert len(recipients) == len(boxes) and len(set(recipients)) == len(recipients)  # one person, one address
+    assert all("@" in r and "[EMAIL" not in r for r in recipients)  # the real address, read before approving
+    assert set(recipients) <= {m.to_address for m in outbox(data_dir).values()}
     for box in boxes[2:]:
         box.uncheck()
     app.run()

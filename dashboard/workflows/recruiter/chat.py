@@ -37,12 +37,15 @@ def _too_long(length: int) -> str:
 
 
 def conversation(values: Mapping[str, Any]) -> list[Turn]:
-    """The session's messages as the user wrote and saw them (the run's state holds them masked)."""
+    """The session's messages as the user wrote and saw them: the table and the run's state hold them masked, and
+    the recruiter reads the values back here, in the conversation they act on."""
     session_id = values.get("session_id")
     if not session_id:
         return []
-    rows = recruiting_store().recent_messages(str(session_id), limit=200)  # the page's cached store, no demo check
-    return [("user" if row["role"] == "user" else "assistant", str(row["content"])) for row in rows]
+    store = recruiting_store()  # the page's cached store, no demo check
+    rows = store.recent_messages(str(session_id), limit=200)
+    vault = store.vault.vault(str(session_id))
+    return [("user" if row["role"] == "user" else "assistant", vault.restore(str(row["content"]))) for row in rows]
 
 
 def next_turn(session: Session, message: str) -> bool:

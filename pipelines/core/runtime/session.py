@@ -15,6 +15,7 @@ from langgraph.types import Command, StateSnapshot
 from pydantic import ValidationError
 
 from pipelines.core.errors import InvalidInput, StaleAnswer, format_validation_error
+from pipelines.core.guardrails.personal_data import mask_fields, mask_personal
 from pipelines.core.models.gateway import ModelGateway
 from pipelines.core.runtime.claims import ThreadClaim, claim_thread
 from pipelines.core.runtime.outcomes import CheckpointInfo, PendingInterrupt, SessionStatus, StepOutcome
@@ -184,6 +185,8 @@ class Session:
                 answer = target.spec.schema.model_validate(value).model_dump(mode="json")
             except ValidationError as exc:
                 raise InvalidInput(f"invalid answer to '{target.spec.title}': {format_validation_error(exc)}") from exc
+        if self.spec.personal_fields:  # an answer is people's own words, like the input
+            answer = mask_personal(self.studio.runs.vault, self.thread_id, answer)
         resume = {target.id: answer} if len(pending) > 1 else answer
         return self.runner.execute(Command(resume=resume))
 
@@ -244,10 +247,16 @@ class Session:
              expected_version: int | None = None) -> StepOutcome:
         """A new branch from a checkpoint with some fields edited, as if `as_node` had written them."""
         with self.claimed("a fork", expected_version):
-            return self.time_travel.fork(checkpoint_id, edits, as_node)
+            return self.time_travel.fork(checkpoint_id, self._admitted(edits), as_node)
 
     def edit_state(self, values: Mapping[str, Any], as_node: str | None = None,
                    shown: Mapping[str, Any] | None = None, expected_version: int | None = None) -> StepOutcome:
         """Fork from the current position with these values, as if `as_node` had written them."""
         with self.claimed("an edit", expected_version, one_step=True):
-            return self.time_travel.edit_state(values, as_node=as_node, shown=shown)
+            return self.time_travel.edit_state(self._admitted(values), as_node=as_node, shown=shown)
+
+    def _admitted(self, edits: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Edits of the fields that hold people's words, masked as their input was."""
+        if not self.spec.personal_fields:
+            return edits
+        return mask_fields(self.studio.runs.vault, self.thread_id, edits, self.spec.personal_fields)

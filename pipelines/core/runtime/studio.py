@@ -10,6 +10,7 @@ from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
 
+from pipelines.core.guardrails.personal_data import mask_fields
 from pipelines.core.jsonable import to_jsonable
 from pipelines.core.storage.checkpoints import CheckpointStore, CheckpointStoreError, open_checkpointer
 from pipelines.core.models.gateway import ModelGateway
@@ -88,7 +89,11 @@ class Studio:
         thread_id = thread_id or uuid.uuid4().hex
         if spec.admit_input is not None:
             raw_input = spec.admit_input(raw_input, thread_id, settings)
+        if spec.personal_fields:  # before the title, the row and the state keep any of it
+            raw_input = mask_fields(self.runs.vault, thread_id, raw_input, spec.personal_fields)
         initial = spec.make_input(raw_input, thread_id)  # raises InvalidInput before anything is stored
+        if spec.personal_fields:  # what the input only named (a resume read from its file)
+            initial = mask_fields(self.runs.vault, thread_id, initial, spec.personal_fields)
         if strict and spec.input_issue is not None and (issue := spec.input_issue(initial)):
             raise InvalidInput(f"invalid {spec.title} input: {issue}")
         if self.runs.get_thread(thread_id) is not None:

@@ -7,6 +7,8 @@ from typing import Any
 
 from sqlalchemy import JSON, Column, Double, Integer, MetaData, String, Table, Text, text
 
+from pipelines.core.storage.vault import vault_table
+
 metadata = MetaData()
 
 threads = Table(
@@ -28,6 +30,9 @@ threads = Table(
     Column("claim_holder", String(200)),
     Column("claim_expires_at", Double),
 )
+
+# The values behind the placeholders of a run's personal data (scope: its thread id), never in a step record.
+pii_vault = vault_table("stepwise_pii_vault", metadata, "scope")
 
 steps = Table(
     "stepwise_steps", metadata,

@@ -16,8 +16,9 @@ from pipelines.core.errors import InvalidInput
 from pipelines.core.storage.engine import add_missing_columns, create_tables, make_engine
 from pipelines.core.storage.run_claims import ClaimGrant, release_claim, renew_claim, take_claim
 from pipelines.core.storage.run_summaries import ThreadSummary, summarize_threads
-from pipelines.core.storage.run_tables import ThreadInfo, metadata, steps, tasks, threads
+from pipelines.core.storage.run_tables import ThreadInfo, metadata, pii_vault, steps, tasks, threads
 from pipelines.core.storage.sqlerrors import sql_errors_as
+from pipelines.core.storage.vault import VaultTable
 from pipelines.core.trace.records import StepRecord, TaskRecord
 
 __all__ = ["RunStore", "RunStoreError", "ThreadInfo", "ThreadSummary", "TITLE_MAX_CHARS", "clean_title", "metadata",
@@ -102,6 +103,7 @@ class RunStore:
                 _widen_mysql_floats(self.engine)
         except (SQLAlchemyError, OSError) as exc:
             raise RunStoreError(f"cannot open the run database {self.engine_label(url)}: {exc}") from exc
+        self.vault = VaultTable(self.engine, pii_vault)  # the values behind a run's personal-data placeholders
         self._read: OrderedDict[str, _ReadSteps] = OrderedDict()
         self._read_lock = threading.Lock()
 
@@ -156,6 +158,7 @@ class RunStore:
         with self.engine.begin() as conn:
             for table in (tasks, steps, threads):
                 conn.execute(delete(table).where(table.c.thread_id == thread_id))
+            self.vault.forget(conn, thread_id)
         with self._read_lock:
             self._read.pop(thread_id, None)
 

@@ -190,10 +190,9 @@ def process_action(state: ChatState, runtime: Runtime[RecruiterContext]) -> dict
 
 
 def finalize(state: ChatState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
-    """Save the turn to the session's messages (as the user wrote and saw it) and close the turn."""
+    """Save the turn to the session's messages (the store keeps them masked, as the state does) and close the turn."""
     services = runtime.context.services
     session_id = state.get("session_id") or ""
-    vault = PiiVault.from_entries(services.store.vault_entries(session_id))
-    services.store.add_message(session_id, "user", vault.restore(state.get("message") or ""), _thread_id())
-    services.store.add_message(session_id, "assistant", vault.restore(state.get("reply") or ""), _thread_id())
+    services.store.add_message(session_id, "user", state.get("message") or "", _thread_id())
+    services.store.add_message(session_id, "assistant", state.get("reply") or "", _thread_id())
     return {"reply": state.get("reply") or "", "blocked": bool(state.get("blocked"))}

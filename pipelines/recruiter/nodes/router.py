@@ -9,7 +9,6 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from pipelines.core.guardrails.injection import detect_injection
-from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.models.failures import answer_or
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.intent import keyword_intent
@@ -28,12 +27,11 @@ def thread_id() -> str:
 
 
 def save_turn(services: Any, state: RouterState, reply: str, *, user: bool = True) -> None:
-    """The turn as the user wrote and saw it, in the session's messages (the state keeps it masked)."""
+    """The turn in the session's messages (the store keeps them masked, as the state does)."""
     session_id = state.get("session_id") or ""
-    vault = PiiVault.from_entries(services.store.vault_entries(session_id))
     if user:
-        services.store.add_message(session_id, "user", vault.restore(state.get("message") or ""), thread_id())
-    services.store.add_message(session_id, "assistant", vault.restore(reply), thread_id())
+        services.store.add_message(session_id, "user", state.get("message") or "", thread_id())
+    services.store.add_message(session_id, "assistant", reply, thread_id())
 
 
 def answer_to_pause(message: str) -> bool | None:
@@ -92,8 +90,7 @@ def resume_workflow(state: RouterState, runtime: Runtime[RecruiterContext]) -> d
     services, paused = runtime.context.services, state["paused_workflow"]
     lang = language_of(state.get("message") or "", services.store.names())
     session_id = state.get("session_id") or ""
-    vault = PiiVault.from_entries(services.store.vault_entries(session_id))
-    services.store.add_message(session_id, "user", vault.restore(state.get("message") or ""), thread_id())
+    services.store.add_message(session_id, "user", state.get("message") or "", thread_id())
     before = len(services.store.recent_messages(session_id, 10_000))
     after = services.resume_paused(paused["thread_id"], paused["interrupt_id"], paused["resume_value"], runtime.context)
     said = [m["content"] for m in services.store.recent_messages(session_id, 10_000)[before:] if m["role"] == "assistant"]
@@ -101,7 +98,8 @@ def resume_workflow(state: RouterState, runtime: Runtime[RecruiterContext]) -> d
     reply = "\n\n".join(said) or (waiting_next or {}).get("question") or t(lang, "Done.", "完成。")
     if not said:
         services.store.add_message(session_id, "assistant", reply, thread_id())
-    return {"intent": "resume", "workflow_type": paused["workflow_type"], "reply": vault.mask(reply), "language": lang,
+    [masked] = services.store.mask_pii(session_id, reply)
+    return {"intent": "resume", "workflow_type": paused["workflow_type"], "reply": masked, "language": lang,
             "action": after.get("action"), "guardrail_findings": [], "blocked": False}
 
 

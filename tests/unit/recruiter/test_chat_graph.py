@@ -24,7 +24,7 @@ def test_an_injection_is_blocked_logged_and_not_echoed(turn, recruiting):
     assert values["action"] is None
 
 
-def test_pii_is_masked_in_state_and_trace_and_restored_for_the_user(turn, recruiting):
+def test_pii_is_masked_in_state_trace_and_chat_history_and_kept_in_the_vault(turn, recruiting):
     session = turn("Draft an email to C001 about J001. My phone is 138 0013 8001 and mail me at boss@example.org",
                    session_id="x2")
     values = session.values()
@@ -33,8 +33,10 @@ def test_pii_is_masked_in_state_and_trace_and_restored_for_the_user(turn, recrui
         assert secret not in document
     assert "[EMAIL_" in values["reply"] and values["action"]["type"] == "draft_email"
     assert {"email", "phone_cn"} <= set(values["pii_types"])
-    shown = recruiting.recent_messages("x2")
-    assert "boss@example.org" in shown[0]["content"] and "priya.nair@example.com" in shown[1]["content"]
+    history = json.dumps(recruiting.recent_messages("x2"), ensure_ascii=False, default=str)
+    for secret in ("138 0013 8001", "boss@example.org", "priya.nair@example.com"):
+        assert secret not in history  # the chat history table keeps placeholders too
+    assert "[EMAIL_" in history and "boss@example.org" in recruiting.vault_entries("x2").values()
 
 
 def test_an_over_long_message_is_refused_with_its_length(turn):

@@ -2,6 +2,8 @@
 # Each installs into .venv first, from the lock files (so a fresh clone installs what passed today): `run` only
 # the runtime (requirements.lock), the others the dev tools as well (requirements-dev.lock). The ranges in
 # requirements*.txt are the source; `make lock` resolves them again into the lock files.
+# One system package besides Python: bubblewrap (`apt-get install bubblewrap`), the deep-research coder's sandbox. Without
+# it the coder refuses to run code (and its tests are skipped); `run` and `test` say so.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -12,6 +14,9 @@ PORT ?= 8501
 LOCK_OPTIONS := --quiet --universal --python-version 3.11
 
 .PHONY: install install-dev run test lint bench lock clean
+
+SANDBOX_NOTE = command -v bwrap >/dev/null || echo "note: bubblewrap is not installed (apt-get install bubblewrap): the \
+deep-research coder will refuse to run code, and its sandbox tests are skipped"
 
 $(RUNTIME): requirements.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,9 +34,11 @@ install: $(RUNTIME)
 install-dev: $(DEV)
 
 run: install
+	@$(SANDBOX_NOTE)
 	$(PY) -m streamlit run dashboard/app.py --server.port $(PORT)
 
 test: install-dev
+	@$(SANDBOX_NOTE)
 	$(PY) -m pytest
 
 lint: install-dev

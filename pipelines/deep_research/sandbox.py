@@ -1,4 +1,9 @@
-"""Run the coder agent's model-written Python over data files in a locked-down child process, with one-line reasons."""
+"""Run the coder agent's model-written Python over data files in a locked-down child process, with one-line reasons.
+
+Two layers: bubblewrap's namespaces (sandbox_jail.py) mount only the interpreter, the system libraries and the run's
+folders, with no network; inside, an audit hook (sandbox_guard.py) refuses what the jail would let fail obscurely and
+names the line that tried. Without a working bubblewrap the code does not run, unless the caller allows the audit
+hook alone (a development mode, weaker: the program can then read what the app's user can)."""
 
 from __future__ import annotations
 
@@ -17,11 +22,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipelines.deep_research import sandbox_jail
+from pipelines.deep_research.sandbox_guard import GUARD
+
 DEFAULT_ALLOWED_IMPORTS: frozenset[str] = frozenset({
     "math", "statistics", "json", "csv", "re", "datetime", "collections", "itertools", "functools", "decimal",
     "fractions", "operator", "string", "textwrap", "pandas", "numpy", "openpyxl"})
 
-KINDS = ("ok", "timeout", "memory", "forbidden_import", "forbidden_call", "network", "syntax", "error")
+KINDS = ("ok", "timeout", "memory", "forbidden_import", "forbidden_call", "network", "syntax", "error", "unavailable")
+JAILED, HOOK_ONLY = "bubblewrap + audit hook", "audit hook only"  # how a program ran: SandboxResult.isolation
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ class SandboxResult:
     kind: str
     error: str
     duration_ms: float
+    isolation: str = ""  # JAILED or HOOK_ONLY; '' when nothing ran
 
 
 _USER_FILE = "<code>"  # the file name tracebacks give the user's code, so errors point at its lines
@@ -111,169 +121,6 @@ def check_code(code: str, allowed_imports: frozenset[str] = DEFAULT_ALLOWED_IMPO
     return _refused(kind, f"{message} (line {line}){allowed}")
 
 
-# Runs in the child before the user's code. It must do its own imports first: once the guards are in, the
-# child can still read its interpreter's files but nothing it does reaches the network, other processes or
-# files outside its two folders. An in-process guard is a fence for a careless model, not a jail for an attacker.
-_BOOTSTRAP = r'''
-import builtins, json, os, resource, sys, _posixsubprocess
-job = json.load(open(sys.argv[1], encoding="utf-8"))
-MB = 1024 * 1024
-resource.setrlimit(resource.RLIMIT_AS, (job["memory_mb"] * MB,) * 2)
-resource.setrlimit(resource.RLIMIT_CPU, (job["cpu_s"], job["cpu_s"] + 1))
-resource.setrlimit(resource.RLIMIT_FSIZE, (job["file_mb"] * MB,) * 2)
-resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-USER_FILE, ALLOWED = job["user_file"], frozenset(job["allowed"]) | {"__future__"}
-WRITABLE = tuple(os.path.realpath(p) + os.sep for p in (job["workdir"], job["tmpdir"]))
-READABLE = WRITABLE + tuple({os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix,
-    sys.base_exec_prefix, "/usr/share/zoneinfo", "/usr/lib/zoneinfo", "/usr/share/lib/zoneinfo", "/etc/zoneinfo")})
-READABLE_FILES = ("/etc/localtime", "/etc/mime.types", "/dev/null", "/dev/urandom")
-WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
-
-def events(kind, what, names):
-    return dict.fromkeys(names.split(), (kind, f"{what} is not allowed"))
-REFUSED = {**events("network", "network access", "socket.connect socket.bind socket.getaddrinfo socket.gethostbyname "
-    "socket.gethostbyname_ex socket.gethostbyaddr socket.getnameinfo socket.sendto socket.sendmsg"),
-    **events("forbidden_call", "starting processes", "subprocess.Popen os.system os.exec os.posix_spawn os.spawn os.fork "
-    "os.forkpty pty.spawn os.startfile"),
-    **events("forbidden_call", "signalling processes", "os.kill os.killpg signal.pthread_kill"),
-    **events("forbidden_call", "creating links", "os.link os.symlink"),
-    **events("forbidden_call", "changing the working directory", "os.chdir"),
-    **events("forbidden_call", "changing resource limits", "resource.setrlimit resource.prlimit"),
-    **events("forbidden_call", "inspecting the interpreter", "gc.get_objects gc.get_referrers gc.get_referents")}
-PATH_CHANGES = set("os.remove os.rmdir os.mkdir os.rename os.chmod os.chown os.utime os.truncate shutil.rmtree os.chflags "
-    "os.setxattr os.removexattr".split())
-refusals = []  # kept so that a refusal the program swallows still decides the outcome
-
-class SandboxRefusal(PermissionError):
-    kind = "forbidden_call"
-
-def user_line(frame):
-    while frame is not None and frame.f_code.co_filename != USER_FILE:
-        frame = frame.f_back
-    return frame.f_lineno if frame is not None else None
-
-def refuse(kind, message, tail="", record=True):
-    line = user_line(sys._getframe(1))
-    exc = SandboxRefusal(message + (f" (line {line})" if line else "") + tail)
-    exc.kind = kind
-    if record:
-        refusals.append(exc)
-    raise exc
-
-def inside(path, roots):
-    return (path + os.sep).startswith(roots)
-
-def made_by_an_import():
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_code.co_filename == USER_FILE:
-            return False
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
-            return True
-        frame = frame.f_back
-    return False
-
-def check_open(path, mode, flags):
-    if isinstance(path, int):
-        return
-    path = os.path.abspath(os.fsdecode(os.fspath(path)))
-    flags = flags or 0
-    writing = bool(flags & WRITE_FLAGS) or (isinstance(mode, str) and any(c in mode for c in "wax+"))
-    # a directory descriptor would let dir_fd= calls resolve paths where this hook cannot see them
-    if flags & getattr(os, "O_PATH", 0) or (os.path.isdir(path) and not (writing and inside(path, WRITABLE))):
-        refuse("forbidden_call", f"opening the directory '{path}' is not allowed", record=writing)
-    if writing and not (inside(path, WRITABLE) or path == "/dev/null"):
-        refuse("forbidden_call", f"writing '{path}' is not allowed outside the working directory")
-    if not writing and not (inside(path, READABLE) or path in READABLE_FILES):
-        # not recorded: libraries probe optional files and cope with a PermissionError
-        refuse("forbidden_call", f"reading '{path}' is not allowed outside the working directory", record=False)
-
-def audit(event, args):
-    if event == "open":
-        check_open(*args[:3])
-    elif event in REFUSED:
-        refuse(*REFUSED[event])
-    elif event in PATH_CHANGES:
-        for arg in args:
-            if isinstance(arg, (str, bytes, os.PathLike)):
-                path = os.path.abspath(os.fsdecode(os.fspath(arg)))
-                if not inside(path, WRITABLE):
-                    refuse("forbidden_call", f"changing '{path}' is not allowed outside the working directory")
-    elif event.startswith("ctypes.") and not made_by_an_import():
-        refuse("forbidden_call", "ctypes is not allowed")
-    elif event == "import" and args[0] == "_posixsubprocess":  # a fresh copy would bring back fork_exec
-        refuse("forbidden_call", "starting processes is not allowed")
-
-def refuse_fork_exec(*args, **kwargs):  # multiprocessing's spawn calls it directly, and it raises no audit event
-    refuse("forbidden_call", "starting processes is not allowed")
-
-user_globals = {"__name__": "__main__", "__builtins__": builtins}
-real_import = builtins.__import__
-
-def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
-    # only the user's own imports are checked: pandas and numpy import their internals freely
-    if (globals if globals is not None else sys._getframe(1).f_globals) is user_globals:
-        top = name.partition(".")[0]
-        if level:
-            refuse("forbidden_import", "relative imports are not allowed")
-        if top not in ALLOWED:
-            refuse("forbidden_import", f"import of '{top}' is not allowed", "; allowed: " + ", ".join(job["allowed"]))
-    return real_import(name, globals, locals, fromlist, level)
-
-class CappedOutput:
-    """Keeps one character past the cap, so the parent can tell a cut output from one that just fits."""
-    def __init__(self, stream, cap):
-        self.stream, self.room, self.dropped = stream, cap + 1, 0
-    def write(self, text):
-        kept = text[:max(self.room, 0)]
-        if kept:
-            self.stream.write(kept)
-            self.room -= len(kept)
-        self.dropped += len(text) - len(kept)
-        return len(text)
-    def __getattr__(self, name):
-        return getattr(self.stream, name)
-
-def describe(exc):
-    line, tb = None, exc.__traceback__
-    while tb is not None:
-        line = tb.tb_lineno if tb.tb_frame.f_code.co_filename == USER_FILE else line
-        tb = tb.tb_next
-    try:
-        text = ": ".join([type(exc).__name__] + str(exc).strip().splitlines()[:1])
-    except Exception:
-        text = type(exc).__name__
-    return (text if len(text) <= 300 else text[:297] + "...") + (f" (line {line})" if line else "")
-
-program = compile(job["code"], USER_FILE, "exec", dont_inherit=True)  # the parent compiled it already
-sys.stdout.reconfigure(line_buffering=True)  # what was printed survives a kill at the time limit
-sys.stdout = output = CappedOutput(sys.stdout, job["max_output_chars"])
-_posixsubprocess.fork_exec = refuse_fork_exec
-builtins.__import__ = guarded_import
-sys.addaudithook(audit)
-report = {"kind": "ok", "error": ""}
-try:
-    exec(program, user_globals)
-except SystemExit as exc:
-    if exc.code not in (None, 0):
-        status = f"with status {exc.code}" if isinstance(exc.code, int) else f"saying {exc.code}"
-        report = {"kind": "error", "error": f"the program exited {status}"}
-except SandboxRefusal as exc:
-    report = {"kind": exc.kind, "error": str(exc)}
-except MemoryError:
-    report = {"kind": "memory", "error": ""}
-except BaseException as exc:
-    report = {"kind": "error", "error": describe(exc)}
-if refusals:
-    report = {"kind": refusals[0].kind, "error": str(refusals[0])}
-report["dropped"] = output.dropped
-output.flush()
-sys.__stderr__.write("\n" + job["marker"] + json.dumps(report) + "\n")
-sys.__stderr__.flush()
-os._exit(0)  # no interpreter shutdown: threads the program left running must not keep it alive
-'''
-
-
 def _child_env(workdir: Path, tmpdir: Path) -> dict[str, str]:
     """The child's whole environment: nothing of the parent's (API keys, proxies) gets through."""
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(workdir), "LANG": "C.UTF-8", "TMPDIR": str(tmpdir),
@@ -296,12 +143,18 @@ def _copy_files(files: Mapping[str, Path | bytes], workdir: Path) -> str:
     return ""
 
 
-def _wait_or_kill(proc: subprocess.Popen, timeout_s: float) -> bool:
+def _wait_or_kill(proc: subprocess.Popen, timeout_s: float, jail_info: Path | None) -> bool:
     """Waits for the child; True when it ran out of time. Either way nothing of its session survives."""
     try:
         proc.wait(timeout=timeout_s)
         return False
     except subprocess.TimeoutExpired:
+        jailed = sandbox_jail.child_pid(jail_info) if jail_info is not None else None
+        if jailed is not None:  # the jailed program first, so that bwrap reaps it and leaves no zombie behind
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(jailed, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=1)
         return True
     finally:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -332,7 +185,8 @@ def _read_stderr_tail(path: Path) -> tuple[dict | None, str]:
     return None, lines[-1].strip()[:300] if lines else ""
 
 
-def _outcome(returncode: int, timed_out: bool, root: Path, limits: SandboxLimits, started: float) -> SandboxResult:
+def _outcome(returncode: int, timed_out: bool, root: Path, limits: SandboxLimits, started: float,
+             isolation: str) -> SandboxResult:
     report, last_line = _read_stderr_tail(root / "stderr")
     stdout = _read_stdout(root / "stdout", limits.max_output_chars, report.get("dropped", 0) if report else None)
     duration_ms = (time.monotonic() - started) * 1000
@@ -353,19 +207,25 @@ def _outcome(returncode: int, timed_out: bool, root: Path, limits: SandboxLimits
         kind, error = "error", f"the program stopped unexpectedly (exit status {returncode})" + (
             f": {last_line}" if last_line else "")
     return SandboxResult(ok=kind == "ok", stdout=stdout, kind=kind, error="" if kind == "ok" else error,
-                         duration_ms=duration_ms)
+                         duration_ms=duration_ms, isolation=isolation)
 
 
 def run_python(code: str, *, files: Mapping[str, Path | bytes] | None = None,
-               limits: SandboxLimits = SandboxLimits()) -> SandboxResult:  # noqa: B008 - frozen, so sharing it is safe
+               limits: SandboxLimits = SandboxLimits(),  # noqa: B008 - frozen, so sharing it is safe
+               allow_hook_only: bool = False) -> SandboxResult:
     """Run `code` in a fresh temporary working directory holding copies of `files` (plain file name -> path or
-    bytes) and return what it printed. Never raises for anything the code does, and never outlives the time limit."""
+    bytes) and return what it printed. Never raises for anything the code does, and never outlives the time limit.
+    Runs inside bubblewrap; where that is missing or cannot start, refuses (kind 'unavailable') unless
+    `allow_hook_only`, which runs the program under the audit hook alone."""
     started = time.monotonic()
     refused = check_code(code, limits.allowed_imports)
     if refused is not None:
         return refused
+    bwrap, missing = sandbox_jail.locate()
+    if missing and not allow_hook_only:
+        return _refused("unavailable", missing, (time.monotonic() - started) * 1000)
     with tempfile.TemporaryDirectory(prefix="sandbox-", ignore_cleanup_errors=True) as root_name:
-        root = Path(root_name)
+        root = Path(root_name).resolve()  # the jail mounts real paths: the guard must see the same ones
         workdir, tmpdir = root / "work", root / "tmp"
         workdir.mkdir()
         tmpdir.mkdir()
@@ -376,14 +236,21 @@ def run_python(code: str, *, files: Mapping[str, Path | bytes] | None = None,
                "memory_mb": limits.memory_mb, "cpu_s": math.ceil(limits.timeout_s) + 1, "file_mb": _FILE_SIZE_LIMIT_MB,
                "max_output_chars": limits.max_output_chars, "user_file": _USER_FILE, "marker": _MARKER}
         (root / "job.json").write_text(json.dumps(job), encoding="utf-8")
+        env = _child_env(workdir, tmpdir)
+        # rlimits are set by the guard, not preexec_fn, which is unsafe in a threaded parent (Streamlit)
+        command = [sys.executable, "-I", "-B", "-X", "utf8", "-c", GUARD, str(root / "job.json")]
         # stdout and stderr go to files, not pipes: nothing to drain, and a flood of output costs no parent memory
-        with open(root / "stdout", "wb") as stdout, open(root / "stderr", "wb") as stderr:
+        with open(root / "stdout", "wb") as stdout, open(root / "stderr", "wb") as stderr, \
+                open(root / "jail.json", "wb") as info:
+            if bwrap is not None:
+                command = sandbox_jail.jail_command(bwrap, command, writable=[workdir, tmpdir], cwd=workdir, env=env,
+                                                    readable_files=[root / "job.json"], info_fd=info.fileno())
             try:
-                # rlimits are set by the bootstrap, not preexec_fn, which is unsafe in a threaded parent (Streamlit)
-                proc = subprocess.Popen([sys.executable, "-I", "-B", "-X", "utf8", "-c", _BOOTSTRAP, str(root / "job.json")],
-                                        cwd=workdir, env=_child_env(workdir, tmpdir), stdin=subprocess.DEVNULL,
-                                        stdout=stdout, stderr=stderr, start_new_session=True, close_fds=True)
+                proc = subprocess.Popen(command, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
+                                        stderr=stderr, start_new_session=True, close_fds=True,
+                                        pass_fds=(info.fileno(),) if bwrap is not None else ())
             except OSError as exc:
                 return _refused("error", f"could not start Python: {exc.strerror or exc}", (time.monotonic() - started) * 1000)
-            timed_out = _wait_or_kill(proc, limits.timeout_s)
-        return _outcome(proc.returncode, timed_out, root, limits, started)
+            timed_out = _wait_or_kill(proc, limits.timeout_s, root / "jail.json" if bwrap is not None else None)
+        returncode = proc.returncode if bwrap is None else sandbox_jail.exit_status(proc.returncode)
+        return _outcome(returncode, timed_out, root, limits, started, JAILED if bwrap is not None else HOOK_ONLY)

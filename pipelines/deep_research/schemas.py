@@ -51,7 +51,8 @@ class Route(StrEnum):
 
 class CoordinatorVerdict(BaseModel):
     route: Route
-    reply: str = Field("", description="the answer to small talk, or why a request is declined")
+    reply: str = Field("", description="the answer to small talk, why a request is declined, or for research, "
+                                       "which part of the message was left out and why (empty when none was)")
     locale: str = "en-US"
     research_topic: str = ""
 

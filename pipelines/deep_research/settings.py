@@ -31,6 +31,12 @@ class ResearchSettings(BaseModel):
                                    json_schema_extra={"env": "STEPWISE_CODER_TIMEOUT_S"})
     coder_memory_mb: int = Field(512, ge=64, le=8192, title="Coder memory limit (MB)",
                                  json_schema_extra={"env": "STEPWISE_CODER_MEMORY_MB"})
+    coder_allow_without_bwrap: bool = Field(
+        False, title="Run code without bubblewrap (development only)",
+        description="The coder runs programs inside bubblewrap (bwrap). Where it is missing or cannot start, the "
+                    "coder refuses to run code; on, it runs them under the in-process audit hook alone, which is "
+                    "weaker: a program that gets past the hook can read whatever the app's user can.",
+        json_schema_extra={"env": "STEPWISE_CODER_ALLOW_WITHOUT_BWRAP"})
     web_search: Literal["off", "searxng", "tavily"] = Field(
         "off", title="Web search", description="Off by default: research runs over your documents only.",
         json_schema_extra={"env": "STEPWISE_WEB_SEARCH"})

@@ -1,5 +1,6 @@
-"""The coder subgraph's nodes: write a program for the step's computation, run it in the sandbox (time and memory
-limits, no network, allowed imports only), and record its output as an observation."""
+"""The coder subgraph's nodes: write a program for the step's computation, run it in the sandbox (bubblewrap and an
+audit hook: time and memory limits, no network, only its folder and the interpreter's files, allowed imports only),
+and record its output as an observation."""
 
 from __future__ import annotations
 
@@ -39,9 +40,11 @@ def run_code(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, 
         return {}
     tables = {name: Path(path) for name, path in (state.get("tables") or {}).items()}
     result = run_python(state["code"], files=tables, limits=SandboxLimits(
-        timeout_s=ctx.settings.coder_timeout_s, memory_mb=ctx.settings.coder_memory_mb))
+        timeout_s=ctx.settings.coder_timeout_s, memory_mb=ctx.settings.coder_memory_mb),
+        allow_hook_only=ctx.settings.coder_allow_without_bwrap)
     return {"run_result": {"ok": result.ok, "kind": result.kind, "stdout": result.stdout, "error": result.error,
-                           "duration_ms": round(result.duration_ms, 1), "files": sorted(tables)}}
+                           "duration_ms": round(result.duration_ms, 1), "files": sorted(tables),
+                           "isolation": result.isolation}}
 
 
 def interpret(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:

@@ -20,24 +20,31 @@ from pipelines.deep_research.state import DST_FORM, ResearchContext, ResearchSta
 
 
 def coordinator(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
-    """Small talk answered, unsafe requests declined (the offline checks decide those whatever a model says),
-    everything else handed to research."""
+    """Small talk answered, unsafe requests declined (the offline checks decide those whatever a model says; a part
+    of the request they leave out never reaches the model), everything else handed to research."""
     ctx = runtime.context
     message = last_human(state.get("messages") or []) or query(state)
     given = state.get("locale") if state.get("locale") in ("en-US", "zh-CN") and state.get("user_query") else None
     guard = coordinate(message, given)
+    asked = guard.research_topic if guard.reply else message  # without what the guard left out
     verdict = guard if guard.route == Route.DECLINE else answer_or(
         lambda: ctx.gateway.structured("coordinator", CoordinatorVerdict, prompts.COORDINATOR.format_messages(
-            language=language_name({"locale": guard.locale}), message=message), offline=lambda: guard),
+            language=language_name({"locale": guard.locale}), message=asked), offline=lambda: guard),
         offline_instead(lambda: guard))
     if verdict.route != Route.RESEARCH:
         return {"messages": [AIMessage(verdict.reply or guard.reply, name="coordinator")], "locale": guard.locale,
                 "current_node": "__end__"}
-    update: dict[str, Any] = {"user_query": message, "locale": given or guard.locale, "current_node": "perception"}
-    if not state.get("original_query"):
-        update["original_query"] = message
-    if not state.get("messages"):
-        update["messages"] = [HumanMessage(message)]
+    notes, research = [guard.reply] if guard.reply else [], asked
+    if verdict.reply and verdict.reply != guard.reply:  # a model that left (more) out says so, and restates the rest
+        notes.append(verdict.reply)
+        research = verdict.research_topic or asked
+    update: dict[str, Any] = {"user_query": research, "locale": given or guard.locale, "current_node": "perception"}
+    if not state.get("original_query") or notes:
+        update["original_query"] = research  # the researcher works from it: never the part left out
+    said = [] if state.get("messages") else [HumanMessage(message)]
+    said += [AIMessage(" ".join(notes), name="coordinator")] if notes else []
+    if said:
+        update["messages"] = said
     return update
 
 

@@ -1,4 +1,6 @@
-"""Offline intake: the coordinator's routing, the locale, and the perception stage's questions and summary."""
+"""Offline intake: the coordinator's routing (and its refusals, which decide whatever a model says: attempts to change
+its instructions, and what sensitive_asks declines, whole or in part), the locale, and the perception stage's questions
+and summary."""
 
 from __future__ import annotations
 
@@ -6,19 +8,14 @@ import re
 from collections.abc import Mapping, Sequence
 
 from pipelines.core.guardrails.injection import detect_injection
-from pipelines.core.text import main_language
+from pipelines.core.text import clip, main_language
 from pipelines.deep_research.schemas import CoordinatorVerdict, DstQuestion, DstQuestions, Route
+from pipelines.deep_research.sensitive_asks import ASKS, screen
 
 _GREETING = re.compile(
     r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|thank you|how are you|who are you|what can you "
     r"do|你好|您好|嗨|早上好|下午好|晚上好|谢谢|多谢|你是谁|你能做什么)[\s!?.,！？。，~]*"
     r"(there|again|so much|very much|啊|呀)?[\s!?.,！？。，~]*$", re.I)
-_UNSAFE = re.compile(
-    r"\b(build|make|synthesi[sz]e|assemble)\b.{0,40}\b(bomb|explosive|nerve agent|bioweapon|chemical weapon)|"
-    r"\b(write|create|code)\b.{0,30}\b(malware|ransomware|keylogger|virus)\b|\bhow to (kill|poison|stalk)\b|"
-    r"(制造|制作|合成).{0,10}(炸弹|炸药|毒气|生化武器)|(编写|制作).{0,10}(病毒|木马|勒索软件)|如何(杀人|下毒|跟踪)", re.I)
-
-
 def locale_of(text: str, given: str | None = None) -> str:
     """The session's locale: the one given, else Chinese when Chinese carries the question."""
     if given in ("en-US", "zh-CN"):
@@ -38,12 +35,29 @@ def coordinate(text: str, locale: str | None = None) -> CoordinatorVerdict:
                  "Hello! I am a research assistant: ask me a question and I will search your documents, plan the "
                  "research and write a report that cites its sources.")
         return CoordinatorVerdict(route=Route.SMALL_TALK, reply=reply, locale=locale)
-    if _UNSAFE.search(text or "") or detect_injection(text or "", source="user"):
-        reply = ("抱歉，这个请求我不能协助：它要求有害的内容，或试图改变我的指令。" if zh else
-                 "Sorry, I cannot help with this request: it asks for harmful content or tries to change my "
-                 "instructions.")
+    if detect_injection(text or "", source="user"):
+        reply = ("抱歉，这个请求我不能协助：它试图改变我的指令。" if zh else
+                 "Sorry, I cannot help with this request: it tries to change my instructions.")
         return CoordinatorVerdict(route=Route.DECLINE, reply=reply, locale=locale)
-    return CoordinatorVerdict(route=Route.RESEARCH, locale=locale, research_topic=" ".join((text or "").split()))
+    screened = screen(text or "")
+    asks = _joined([ASKS[category][0 if zh else 1] for category in screened.categories], zh)
+    if screened.whole:
+        reply = (f"抱歉，这个请求我不能协助：它要求我{asks}。" if zh else
+                 f"Sorry, I cannot help with this request: it asks me to {asks}.")
+        return CoordinatorVerdict(route=Route.DECLINE, reply=reply, locale=locale)
+    topic = " ".join(screened.kept.split())
+    if not screened.declined:
+        return CoordinatorVerdict(route=Route.RESEARCH, locale=locale, research_topic=topic)
+    left_out = _joined([f"“{clip(part, 120)}”" for part in screened.declined], zh)
+    reply = (f"请求中的{left_out}我不会去做：它要求我{asks}。其余部分我会继续研究：{topic}" if zh else
+             f"I left out {left_out}: it asks me to {asks}, which I do not do. I will research the rest: {topic}")
+    return CoordinatorVerdict(route=Route.RESEARCH, reply=reply, locale=locale, research_topic=topic)
+
+
+def _joined(parts: list[str], zh: bool) -> str:
+    if zh:
+        return "、".join(parts[:-1]) + ("和" if len(parts) > 1 else "") + parts[-1] if parts else ""
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else ""
 
 
 _KNOWN = {

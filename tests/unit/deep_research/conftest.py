@@ -1,16 +1,31 @@
-"""Deep research test helpers: sessions over two small documents (English and Chinese), answers to its forms."""
+"""Deep research test helpers: sessions over two small documents (English and Chinese), answers to its forms, and
+the coder's OS sandbox (bubblewrap) that the tests running code need."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from pipelines.core.registry import get_spec
 from pipelines.deep_research.library import close_libraries
+from pipelines.deep_research.sandbox_jail import locate
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "research"
 DOCS = [str(FIXTURES / "harbor_report.md"), str(FIXTURES / "harbor_notes_zh.md")]
+
+
+@pytest.fixture
+def os_sandbox() -> str:
+    """bwrap, for the tests that run the coder's code: skipped where it is missing or cannot start (the coder refuses to
+    run code there), failed instead with STEPWISE_REQUIRE_SANDBOX=1, as in CI (`.ci/run` installs bubblewrap)."""
+    bwrap, problem = locate()
+    if bwrap is None:
+        if os.environ.get("STEPWISE_REQUIRE_SANDBOX") == "1":
+            pytest.fail(problem)
+        pytest.skip(f"not run here: {problem}")
+    return bwrap
 
 
 @pytest.fixture

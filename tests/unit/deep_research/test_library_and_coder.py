@@ -39,7 +39,7 @@ def test_a_flagged_passage_is_quoted_as_data_never_followed(start, tmp_path):
     assert "400 pallets" in state["final_report"] and "attacker@example.com" not in state["final_report"]
 
 
-def test_the_coder_computes_over_an_uploaded_table(studio, settings, research, tmp_path):
+def test_the_coder_computes_over_an_uploaded_table(studio, settings, research, tmp_path, os_sandbox):
     table = tmp_path / "quays.csv"
     table.write_text(CSV, encoding="utf-8")
     session = studio.new_session(research, {"user_query": "What is the average number of containers per quay?",
@@ -50,7 +50,27 @@ def test_the_coder_computes_over_an_uploaded_table(studio, settings, research, t
     assert any("Computed over quays.csv" in o for o in state["observations"])
 
 
-def test_the_coder_computes_over_an_uploaded_excel_workbook(studio, settings, research, tmp_path):
+def test_without_bubblewrap_the_coder_says_so_and_runs_nothing_unless_the_setting_allows_it(
+        studio, research, tmp_path, monkeypatch):
+    from pipelines.core.settings import load_settings
+    from pipelines.deep_research import sandbox_jail
+
+    monkeypatch.setattr(sandbox_jail, "find_bwrap", lambda: None)
+    table = tmp_path / "quays.csv"
+    table.write_text(CSV, encoding="utf-8")
+    raw = {"user_query": "What is the average number of containers per quay?", "documents": [str(table)],
+           "auto_accepted_plan": True}
+    refused = finish(studio.new_session(research, raw, load_settings(data_dir=str(tmp_path / "a"))))
+    assert not [c for c in refused["data_collections"] if c.get("kind") == "computation"]
+    assert any("The computation was stopped: the sandbox needs bubblewrap (bwrap) to run code: install it" in o
+               for o in refused["observations"])
+    monkeypatch.setenv("STEPWISE_CODER_ALLOW_WITHOUT_BWRAP", "true")
+    allowed = finish(studio.new_session(research, raw, load_settings(data_dir=str(tmp_path / "b"))))
+    computed = [c for c in allowed["data_collections"] if c.get("kind") == "computation"]
+    assert computed and "130" in computed[0]["output"]
+
+
+def test_the_coder_computes_over_an_uploaded_excel_workbook(studio, settings, research, tmp_path, os_sandbox):
     from openpyxl import Workbook
 
     book = Workbook()

@@ -15,6 +15,8 @@ TOTALS = "import pandas as pd\nsales = pd.read_csv('sales.csv')\nprint(sales.gro
 # pandas keeps the os module in reach as an attribute: the way a program gets past the static check to the runtime guards
 PANDAS_OS = "import pandas as pd\nos = pd.io.common.os\n"
 
+pytestmark = pytest.mark.usefixtures("os_sandbox")  # every program here runs inside bubblewrap
+
 
 def test_a_program_prints_and_the_result_says_ok():
     result = run_python("print('hello')\nprint(6 * 7)")

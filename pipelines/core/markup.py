@@ -3,29 +3,24 @@ Markdown pages, the PDF renderer and spreadsheets opening a CSV export."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
+
+from pipelines.core.markdown_sanitizer import safe_markdown
 
 # What Markdown (and Streamlit's `:color[]`, `:material/icon:` and `$math$`) would read as syntax anywhere in a
 # line; an underscore only where it could open or close emphasis (`user_profile` stays readable in raw form).
 _MD_INLINE = str.maketrans({c: "\\" + c for c in "\\`*[]<>~$|"})
 _MD_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 # GitHub's autolinks of bare URLs and e-mail addresses, and Streamlit's `:directives`, ignore escapes: an
-# invisible word joiner breaks them.
+# invisible word joiner breaks them. Wherever the scheme or `www` stands: GFM links `_http://…` and `\_www.…` too.
 WORD_JOINER = "\u2060"
-_BARE_URL = re.compile(r"(?i)\b(?:https?|ftp)(?=://)|\bwww(?=\.)|(?<=[\w.+-])(?=@[\w-]+\.)|:(?=[a-z])")
+_BARE_URL = re.compile(r"(?i)(?:https?|ftp)(?=://)|www(?=\.)|(?<=[\w.+-])(?=@[\w-]+\.)|:(?=[a-z])")
 # ... and at the start of a line: headings, quotes, list items, setext underlines.
 _MD_LINE_START = re.compile(r"^([ \t]*)([#>+=-]|\d{1,9}(?=[.)]))", re.M)
 _MD_ESCAPED = re.compile(r"""\\([\\`*_{}\[\]()#+\-.!|<>~$:&"'=^/@%,;?])""")
-# ![alt](url "title") and [text](url "title"), allowing one level of brackets inside the text
-_IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
-_LINK = re.compile(r"(?<!\\)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
-_REF_IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[[^\]]*\]")
-_REF_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S+.*$", re.M)
-# Only a `<` that no backslash escapes opens an autolink or a tag (reports hold escaped outside text).
-_AUTOLINK = re.compile(r"(?<!\\)((?:\\\\)*)<((?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:|www\.)[^<>\s]*)>")
-_HTML_TAG = re.compile(r"(?<!\\)((?:\\\\)*)<(/?[a-zA-Z!?][^<>]*)>")
-_SCRIPT_SCHEME = re.compile(r"\b(javascript|vbscript|data)\s*:(?!\u2060)", re.I)  # not one escape_markdown broke
+CACHED_CHARS = 50_000  # a page sanitises the same report on every rerun: texts up to this long are remembered
 # Cells a spreadsheet would run as a formula (CSV injection)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
@@ -42,16 +37,20 @@ def escape_markdown(text: Any, *, line_breaks: bool = True) -> str:
 
 def sanitize_markdown(markdown: Any) -> str:
     """Markdown written elsewhere (a model's report) with its formatting kept and what could reach outside
-    removed: images become their alt text, links their text, raw HTML shows as text, and `javascript:`-like
-    schemes are broken so that nothing turns them into a link."""
+    removed, as a CommonMark or GFM renderer would read it (markdown_sanitizer): images become their alt text,
+    links their text, bare URLs and autolinks text that links nowhere, raw HTML shows as text, reference
+    definitions go; every piece of text is escaped as escape_markdown does."""
     text = "" if markdown is None else str(markdown)
-    text = _IMAGE.sub(lambda m: m.group(1), text)
-    text = _REF_IMAGE.sub(lambda m: m.group(1), text)
-    text = _LINK.sub(lambda m: m.group(1), text)
-    text = _REF_DEFINITION.sub("", text)
-    text = _AUTOLINK.sub(lambda m: m.group(1) + m.group(2), text)
-    text = _HTML_TAG.sub(lambda m: m.group(1) + "\\<" + m.group(2) + "\\>", text)
-    return _SCRIPT_SCHEME.sub(lambda m: m.group(1) + "\\:", text)
+    return _remembered(text) if len(text) <= CACHED_CHARS else safe_markdown(text, _escape_line)
+
+
+@functools.lru_cache(maxsize=128)
+def _remembered(text: str) -> str:
+    return safe_markdown(text, _escape_line)
+
+
+def _escape_line(text: str) -> str:
+    return escape_markdown(text, line_breaks=False)
 
 
 def unescape_markdown(text: str) -> str:

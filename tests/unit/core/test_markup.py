@@ -1,16 +1,35 @@
-"""The sanitiser: outside text rendered by a real CommonMark renderer shows as itself, never as markup."""
+"""The sanitiser: outside text rendered by a real CommonMark renderer shows as itself, never as markup; Markdown
+written elsewhere keeps its formatting and loses every link, image and piece of HTML, under CommonMark and GFM."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
 
 from pipelines.core.markup import escape_markdown, sanitize_markdown, spreadsheet_safe, unescape_markdown
+from pipelines.core.pdf.text import plain_markdown
 
 RENDERER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+# What a GFM renderer reads (bare URLs, www. and e-mail addresses as links too), with every link it parses kept as
+# a link: markdown-it alone would leave [x](javascript:…) as text where CommonMark and GFM make it a link.
+READER = MarkdownIt("commonmark", {"linkify": True}).enable(["table", "strikethrough", "linkify"])
+READER.validateLink = lambda url: True
+SPEC = json.loads((Path(__file__).parent / "fixtures" / "commonmark_spec_examples.json").read_text(encoding="utf-8"))
+# The elements Markdown itself makes, and the attributes it gives them (alignment, a code block's language, a
+# list's start); anything else in the HTML came from the text.
+MARKDOWN_TAGS = {"p", "em", "strong", "del", "s", "code", "pre", "blockquote", "ul", "ol", "li", "br", "hr",
+                 "table", "thead", "tbody", "tr", "th", "td", "h1", "h2", "h3", "h4", "h5", "h6"}
+_TAG = re.compile(r"<(/?)([A-Za-z][\w-]*)([^>]*)>")
+_MARKDOWN_ATTRIBUTES = re.compile(r"""(?:\s+(?:style="text-align:(?:left|right|center)"|align="(?:left|right|center)"
+                                   |class="language-[^"<>]*"|lang="[^"<>]*"|start="\d+"))*\s*/?""", re.X)
 
 HOSTILE = [
     "![pixel](http://evil.example/p.png)",
@@ -104,4 +123,126 @@ def test_streamlit_directives_stay_text():
 def test_escaped_text_passes_the_sanitiser_unchanged(text):
     """Reports escape what they quote and the page sanitises the whole report: the two must not fight."""
     escaped = escape_markdown(text)
-    assert sanitize_markdown(escaped) == escaped
+    assert READER.render(sanitize_markdown(escaped)) == READER.render(escaped)
+    if "\n" not in text:
+        assert sanitize_markdown(escaped) == escaped
+
+
+# The sanitiser reads Markdown as a CommonMark / GFM renderer does ----------------------------------------------
+def _gfm(markdown: str) -> str:
+    """GitHub's own renderer (cmark-gfm) with raw HTML let through, footnotes on: whatever it makes is visible."""
+    cmarkgfm = pytest.importorskip("cmarkgfm")
+    options = cmarkgfm.cmark.Options
+    return cmarkgfm.github_flavored_markdown_to_html(markdown, options=options.CMARK_OPT_UNSAFE
+                                                      | options.CMARK_OPT_FOOTNOTES)
+
+
+def _assert_markdown_only(rendered: str, source: str) -> None:
+    for _, name, attributes in _TAG.findall(rendered):
+        assert name.lower() in MARKDOWN_TAGS and _MARKDOWN_ATTRIBUTES.fullmatch(attributes), (name, source, rendered)
+
+
+def _assert_safe(original: str) -> str:
+    """The sanitised text has no link, image or HTML for markdown-it nor for cmark-gfm; it is returned."""
+    clean = sanitize_markdown(original)
+    kinds = {node.type for node in SyntaxTreeNode(READER.parse(clean)).walk()}
+    assert not kinds & {"link", "image", "html_inline", "html_block"}, (original, clean)
+    _assert_markdown_only(READER.render(clean), clean)
+    _assert_markdown_only(_gfm(clean), clean)
+    return clean
+
+
+@pytest.mark.parametrize("example", SPEC["examples"], ids=lambda e: f"{e['section']} {e['number']}")
+def test_the_commonmark_spec_examples_of_links_images_and_html_come_out_without_any(example):
+    _assert_safe(example["markdown"].replace("→", "\t"))
+
+
+@pytest.mark.parametrize("text", ["![a [b [c]] d](http://evil.example/x.png)", "[a [b [c]] d](http://evil.example)"])
+def test_an_image_or_a_link_with_nested_brackets_leaves_only_its_text(text):
+    clean = _assert_safe(text)
+    assert READER.render(clean) == "<p>a [b [c]] d</p>\n" and "evil" not in clean
+
+
+@pytest.mark.parametrize("text", ["[x](javascript:alert(1))", "<javascript:alert(1)>", "![x](data:text/html,<b>)",
+                                  "[x][r]\n\n[r]: javascript:alert(1)", "javascript:alert(1)", "[x](vbscript:msgbox)",
+                                  "<a href=\"javascript:alert(1)\">x</a>", "[x](<javascript:alert(1)>)"])
+def test_script_schemes_never_become_links(text):
+    clean = _assert_safe(text)
+    assert "javascript:\u2060" in clean or "javascript" not in clean
+
+
+def test_bare_urls_addresses_and_autolinks_stay_text_that_links_nowhere():
+    text = "see http://evil.example/p, www.evil.example, me@evil.example, mailto:me@evil.example and <http://e.example>"
+    clean = _assert_safe(text)
+    assert _text_of(READER.render(clean)).strip() == text.replace("<http://e.example>", "http://e.example")
+
+
+@pytest.mark.parametrize("text", ["_http://evil.example_", "x \\_www.evil.example", "(www.evil.example)",
+                                  "*www.evil.example*", "~~me@evil.example~~"])
+def test_escaped_urls_stay_unlinked_under_gfm_whatever_stands_before_them(text):
+    assert "<a" not in _gfm(escape_markdown(text)) and "<a" not in _gfm(sanitize_markdown(text))
+
+
+def test_raw_html_shows_as_the_text_that_was_written():
+    rendered = READER.render(_assert_safe("<b>bold</b> and <img src=x onerror=alert(1)>\n\n<div>\n<script>x</script>\n</div>"))
+    assert "&lt;b&gt;bold&lt;/b&gt; and &lt;img src=x onerror=alert(1)&gt;" in rendered
+    assert "&lt;div&gt;<br />\n&lt;script&gt;x&lt;/script&gt;<br />\n&lt;/div&gt;" in rendered
+
+
+def test_formatting_and_the_words_of_links_and_images_survive():
+    md = ("## Findings\n\nSome *emphasis*, **strong**, ~~struck~~ and `code`; see [the docs](https://flink.apache.org) "
+          "and ![a chart of costs](http://evil.example/c.png).  \nNext line.\n\n- first\n  - nested\n- second\n\n"
+          "3. three\n4. four\n\n> quoted\n\n| Segment | Cost |\n|---|---:|\n| Packs | `139` |\n\n---\n\n"
+          "```python\nprint(\"<b>\")\n```\n")
+    rendered = READER.render(_assert_safe(md))
+    for part in ("<h2>Findings</h2>", "<em>emphasis</em>", "<strong>strong</strong>", "<s>struck</s>", "<code>code</code>",
+                 "see the docs and a chart of costs.<br />", "<li>first\n<ul>\n<li>nested</li>", "<ol start=\"3\">",
+                 "<blockquote>\n<p>quoted</p>", "<table>", '<th style="text-align:right">Cost</th>',
+                 '<td style="text-align:right"><code>139</code></td>', "<hr />",
+                 '<pre><code class="language-python">print(&quot;&lt;b&gt;&quot;)\n</code></pre>'):
+        assert part in rendered, part
+    assert "flink.apache.org" not in rendered and "evil.example" not in rendered
+
+
+def test_citation_markers_stay_as_written_and_a_definition_cannot_link_them():
+    """The research report numbers [[P3]] markers after sanitising and counts [1] markers that no backslash
+    escapes: both must pass as written; an escaped \\[3\\] (a quoted passage) stays escaped."""
+    assert sanitize_markdown("Costs fell [1][2] and rose [[P3]][[P4]].") == "Costs fell [1][2] and rose [[P3]][[P4]]."
+    assert sanitize_markdown("A quote: \\[3\\] said so.") == "A quote: \\[3\\] said so."
+    clean = _assert_safe("Costs fell [1].\n\n> [1]: http://evil.example\n\n[1]: http://evil.example")
+    assert READER.render(clean).startswith("<p>Costs fell [1].</p>")
+
+
+@pytest.mark.parametrize("text", ["[x]: http://evil.example\n\n[x]", "- [ ] a task box", "[^1]\n\n[^1]: a footnote",
+                                  "\\[x](http://evil.example)", "[a]\\(http://evil.example)", "[`x]: http://evil.example`"])
+def test_brackets_that_could_make_a_link_a_definition_or_a_task_box_are_escaped(text):
+    clean = _assert_safe(text)
+    assert "<input" not in _gfm(clean) and "<sup" not in _gfm(clean)
+
+
+def test_code_spans_keep_their_text_side_by_side_and_in_tables():
+    rendered = READER.render(_assert_safe("`a`![](x)`b` and ``c`d``\n\n| h |\n|---|\n| `x\\|y` |"))
+    assert "<code>a</code>\u2060<code>b</code>" in rendered and "<code>c`d</code>" in rendered
+    assert "<td><code>x|y</code></td>" in rendered
+
+
+def test_the_pdf_reads_sanitised_text_back_as_written():
+    text = "Costs [1] at http://evil.example/x, me@evil.example, <b>y</b>, a_b and $5 :red[x]"
+    assert plain_markdown(sanitize_markdown(text)) == text
+
+
+# Fuzzing: nested brackets, references, autolinks, bare URLs, HTML, backslashes and backticks ------------------
+_FRAGMENTS = ["[", "]", "(", ")", "![", "](", "]: ", "[1]", "[[P3]]", "[^1]", "<", ">", "<b>", "</b>", "<img src=x>",
+              "<!--", "-->", "<http://evil.example>", "http://evil.example", "www.evil.example", "me@evil.example",
+              "javascript:alert(1)", "\\", "`", "``", "```", "~~", "*", "_", "**", "|", "\n", "\n\n", "> ", "- ", "1. ",
+              "    ", "#", "&amp;", "&#91;", " ", "a", "b", "mailto:", ":red[", "$", "---", "|---|", "- [ ] ", "\t", "=",
+              "[x]: /u", "\\[", "\\]", "_http://e.x"]
+_MARKDOWNISH = st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(alphabet="ab[]()<>`*_~|\\!:/. \n-#@", max_size=4)),
+                        max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_MARKDOWNISH)
+def test_fuzzed_markdown_never_yields_a_link_an_image_or_html_and_sanitising_again_changes_nothing(text):
+    clean = _assert_safe(text)
+    assert READER.render(sanitize_markdown(clean)) == READER.render(clean)

@@ -43,23 +43,25 @@ def _pii_finding(matches: list[PiiMatch], types: tuple[str, ...]) -> Finding:
 
 
 def validate_input_text(text: str, *, max_chars: int = MAX_CHARS, source: Source = "user",
-                        vault: PiiVault | None = None) -> InputVerdict:
+                        vault: PiiVault | None = None, regions: Iterable[str] | None = None) -> InputVerdict:
     """Check one message or document. An over-long text is blocked before anything else is scanned (only the
-    part within the limit is masked, for display); an injection blocks and wins over PII; PII is masked."""
+    part within the limit is masked, for display); an injection blocks and wins over PII; PII is masked. `regions`:
+    the user's, for national phone numbers (default: the vault's; see find_pii)."""
     text = text or ""
-    vault = PiiVault() if vault is None else vault
+    vault = PiiVault(regions) if vault is None else vault
+    regions = vault.regions if regions is None else tuple(regions)
     if len(text) > max_chars:
         what = "document" if source == "document" else "message"
         head = text[:max_chars]
         cut = head.rfind(" ", max_chars - 200)  # end at a space so no value is cut in half and left in clear
         head = head[:cut] if cut > 0 else head
-        matches = find_pii(head)
+        matches = find_pii(head, regions)
         finding = Finding("input_length", "blocked", f"The {what} is {len(text):,} characters; the limit is {max_chars:,}.",
                           {"length": len(text), "limit": max_chars})
         redacted = vault.mask(head, matches) + f" … [{len(text) - len(head):,} more characters not shown]"
         return InputVerdict("block", (finding,), _types(matches), redacted)
     injections = detect_injection(text, source=source)
-    matches = find_pii(text)
+    matches = find_pii(text, regions)
     types = _types(matches)
     findings = [*injections, *([_pii_finding(matches, types)] if matches else [])]
     if injections:

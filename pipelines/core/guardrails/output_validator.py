@@ -83,7 +83,8 @@ def validate_output_text(text: str, *, known_emails: Collection[str] = (), known
     corrected, format_findings = _format(corrected, max_chars)
     findings.extend(format_findings)
     if vault is not None:
-        matches = [m for m in find_pii(corrected) if not (m.type == "email" and m.value.lower() in _lower(known_emails))]
+        matches = [m for m in find_pii(corrected, vault.regions)
+                   if not (m.type == "email" and m.value.lower() in _lower(known_emails))]
         if matches:
             corrected = vault.mask(corrected, matches)
             types = sorted({m.type for m in matches})

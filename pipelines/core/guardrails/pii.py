@@ -6,14 +6,16 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 
-import phonenumbers
 from stdnum import iban as stdnum_iban
-from stdnum import luhn
+from stdnum import luhn, numdb
 from stdnum.cn import ric
 from stdnum.us import ssn as stdnum_ssn
+
+from pipelines.core.guardrails.pii_phones import canonical_phone, find_phones
 
 PII_TYPES = ("email", "phone_us", "phone_cn", "phone_intl", "cn_resident_id", "us_ssn", "credit_card", "passport", "iban")
 # Which type wins where two matches overlap (a resident ID's digits also look like a phone or a card).
@@ -29,24 +31,26 @@ class PiiMatch:
     value: str
 
 
-EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
-                   r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])")
+# What may not touch a value: Latin letters and digits. Chinese characters and other scripts' letters count as
+# separators ("邮箱jane@example.com", "卡号4111111111111111已绑定"), though `\w` takes them in.
+_L = "A-Za-z_\u00c0-\u024f\u1e00-\u1eff"
+_W = "0-9" + _L
+EMAIL = re.compile(rf"(?<![{_W}.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{{0,63}}@[A-Za-z0-9](?:[A-Za-z0-9-]{{0,62}}[A-Za-z0-9])?"
+                   rf"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{{0,62}}[A-Za-z0-9])?)*\.[A-Za-z]{{2,24}}(?![{_W}-])")
 CN_RESIDENT_ID = re.compile(r"(?<![0-9A-Za-z])[1-9]\d{5} ?(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]) ?\d{3}[\dXx]"
                             r"(?![0-9A-Za-z])")
-CARD = re.compile(r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])")
-SSN = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])|(?i:\b(?:ssn|social security(?: number| no\.?)?)\b)[^\w\n]{0,4}"
-                 r"(?:is[^\w\n]{1,3})?(\d{3}[ -]?\d{2}[ -]?\d{4})(?![\w-])")
+CARD = re.compile(rf"(?<![{_W}-])\d(?:[ -]?\d){{12,18}}(?![{_W}-])")
+SSN = re.compile(rf"(?<![{_W}-])\d{{3}}-\d{{2}}-\d{{4}}(?![{_W}-])|(?<![{_W}])(?i:ssn|social security(?: number| no\.?)?|"
+                 rf"社会安全号(?:码)?)(?![{_L}])[^\w\n]{{0,4}}(?:(?i:is|是|为)[^\w\n]{{0,3}})?"
+                 rf"(\d{{3}}[ -]?\d{{2}}[ -]?\d{{4}})(?![{_W}-])")
+# After the word: a letter or two and 6-8 digits (CN, IN, JP, KR, CA), 8-9 digits (US, UK), or 9 capitals and digits
+# with at least 4 digits (DE "C01X00T47", FR "09AA12345").
 PASSPORT = re.compile(r"(?i:passport(?:\s*(?:no|number|num|nr|#|id)\.?)?|护照(?:号码|号)?)[^\w\n]{0,6}"
-                      r"(?:(?i:is|为|是)[^\w\n]{0,3})?([A-Za-z]{1,2}\d{6,8}|\d{8,9})(?![\w-])")
-IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,32}")
-# A run of digits that could be a phone number; the phonenumbers matcher then decides. Scanning only these
-# windows keeps a 64 KB text fast (the matcher is pure Python and slow over long text).
-PHONE_CANDIDATE = re.compile(r"(?:\+|(?<!\d)00(?=[1-9]))?[\s(]*\d[\d\s().\-+]{5,}\d")
-_DIGIT_GROUP = re.compile(r"\+?\d+")
-_INTERNATIONAL = re.compile(r"[\s(]*(?:\+|00[1-9])")
-_SIMPLE_CN_MOBILE = re.compile(r"(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s-]?\d{4}){2}")  # no need to ask the library
-DATE_LIKE = re.compile(r"^(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}(?:\s*[-–~]\s*(?:(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}|\d{1,2}))?$")
-CN_MOBILE = re.compile(r"^(?:86)?1[3-9]\d{9}$")
+                      rf"(?:(?i:is|为|是)[^\w\n]{{0,3}})?([A-Za-z]{{1,2}}\d{{6,8}}|\d{{8,9}}|(?=(?:[A-Z]*\d){{4}})[A-Z0-9]{{9}})"
+                      rf"(?![{_W}-])")
+# An IBAN's start: country code and check digits, in any case ("de44", "De44", "GB 29"); its length is the country's.
+IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}[ .-]?\d{2}")
+_IBAN_BODY = re.compile(r"(?:[ .-]{0,2}[A-Za-z0-9]){10,32}")
 KNOWN_SAMPLE_SSNS = {"123456789"}  # a placeholder in forms; stdnum already rejects 078-05-1120 and 219-09-9999
 
 # Card issuer ranges (IIN prefixes): stdnum checks Luhn but has no generic card-brand table, so this small one
@@ -61,13 +65,15 @@ _FULL_WIDTH = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 _HAS_FULL_WIDTH = re.compile("[\uff01-\uff5e\u3000]")
 
 
-def find_pii(text: str) -> list[PiiMatch]:
-    """Every piece of personal data in `text`, in order, without overlaps (values as written in `text`)."""
+def find_pii(text: str, regions: Iterable[str] | None = None) -> list[PiiMatch]:
+    """Every piece of personal data in `text`, in order, without overlaps (values as written in `text`). `regions`
+    (ISO codes: the user's, e.g. ("GB",)) are the countries whose national phone formats are read first, before
+    pii_phones.DEFAULT_REGIONS and those the text points at. A number with its country code is read whatever the regions."""
     if not text:
         return []
     plain = text.translate(_FULL_WIDTH) if _HAS_FULL_WIDTH.search(text) else text
     found = [*_emails(plain), *_resident_ids(plain), *_ibans(plain), *_cards(plain), *_ssns(plain), *_passports(plain),
-             *_phones(plain)]
+             *(PiiMatch(kind, lo, hi, plain[lo:hi]) for lo, hi, kind in find_phones(plain, regions))]
     taken: list[PiiMatch] = []
     starts: list[int] = []  # the taken spans' starts and ends, in order (they never overlap, so both are sorted)
     ends: list[int] = []
@@ -132,100 +138,29 @@ def _passports(text: str):
         yield PiiMatch("passport", m.start(1), m.end(1), m.group(1))
 
 
+@cache
+def _iban_length(country: str) -> int:
+    """How many characters an IBAN of `country` has (python-stdnum's IBAN registry); 0 for a country without IBANs."""
+    bban = numdb.get("iban").info(country)[0][1].get("bban", "")
+    return 4 + sum(int(n) for n in re.findall(r"(\d+)!", bban)) if bban else 0
+
+
 def _ibans(text: str):
+    """IBANs in any case, grouped by spaces, hyphens or dots or not at all: the country's length of letters and digits
+    from the start, then python-stdnum's check (structure, MOD 97, the country's own rule)."""
     for m in IBAN_START.finditer(text):
-        raw = m.group()
-        # The greedy run may take in the next word; try shorter prefixes until one is a valid IBAN.
-        positions = [i for i, c in enumerate(raw) if c != " "]
-        for length in range(min(len(positions), 34), 14, -1):
-            end = positions[length - 1] + 1
-            if stdnum_iban.is_valid(raw[:end]):
-                yield PiiMatch("iban", m.start(), m.start() + end, raw[:end])
-                break
-
-
-def _phones(text: str):
-    """Phone numbers: every run of digit groups is cut into the spans a number could fill (7 to 17 digits, groups
-    joined by one short separator), each span is parsed once per region, and the longest spans that parse win.
-    Parsing spans (not running the library's text matcher over the run) keeps a 64 KB contact list fast."""
-    for cand in PHONE_CANDIDATE.finditer(text):
-        groups = [(cand.start() + m.start(), cand.start() + m.end()) for m in _DIGIT_GROUP.finditer(cand.group())]
-        spans: list[tuple[int, int, str]] = []
-        for i, (first, _) in enumerate(groups):
-            digits = 0
-            for j in range(i, len(groups)):
-                start, end = groups[j]
-                if j > i and (text[start] == "+" or start - groups[j - 1][1] > 3
-                              or (end - start == 1 and groups[j - 1][1] - groups[j - 1][0] == 1)):
-                    break  # a second "+", a wide gap, or two single digits in a row: not one number
-                digits += end - start - (text[start] == "+")
-                if digits > 17:
-                    break
-                if digits >= 7:
-                    lo = first - 1 if first and text[first - 1] == "(" else first
-                    raw = text[lo:end]
-                    # Inside a run ("4532 0151 1283 0367") only a span that stands out as a number counts: one with
-                    # its country code or area code in brackets, or a Chinese mobile.
-                    if i and not (raw[0] in "+(" or _SIMPLE_CN_MOBILE.fullmatch(raw)):
-                        continue
-                    if kind := _classify_phone(raw, digits):
-                        spans.append((lo, end, kind))
-        taken: list[tuple[int, int, str]] = []
-        for lo, hi, kind in sorted(spans, key=lambda span: (span[0] - span[1], span[0])):
-            if all(hi <= t_lo or lo >= t_hi for t_lo, t_hi, _ in taken):
-                taken.append((lo, hi, kind))
-        for lo, hi, kind in sorted(taken):
-            yield PiiMatch(kind, lo, hi, text[lo:hi])
-
-
-def _classify_phone(raw: str, digits: int) -> str | None:
-    international = bool(_INTERNATIONAL.match(raw))
-    if not international and digits not in (10, 11, 12, 13):
-        return None  # too short for a number without its country code (see _could_be_phone), checked cheaply first
-    if not _could_be_phone(raw):
-        return None
-    if _SIMPLE_CN_MOBILE.fullmatch(raw):
-        return "phone_cn"
-    numbers: dict[str, phonenumbers.PhoneNumber] = {}
-    for region in ("CN", "US"):
-        try:
-            number = phonenumbers.parse(raw, region)
-        except phonenumbers.NumberParseException:
+        length = _iban_length(m.group()[:2].upper())
+        body = _IBAN_BODY.match(text, m.end()) if length else None
+        if body is None:
             continue
-        # A number written with its country code is masked when its length fits that country's plan, valid or
-        # not: ranges kept free for fiction (UK 07700 900xxx) are still someone's number in shape.
-        if phonenumbers.is_possible_number(number) if international else phonenumbers.is_valid_number(number):
-            numbers[region] = number
-            if international:
-                break
-    return _phone_type(raw, numbers) if numbers else None
-
-
-def _could_be_phone(raw: str) -> bool:
-    """A cheap shape test before the (slow) matcher: an international number, a Chinese mobile or landline with
-    its 0 area code, or a North American number (area code and exchange do not start with 0 or 1)."""
-    digits = re.sub(r"\D", "", raw)
-    if len(digits) < 7 or DATE_LIKE.match(raw.strip(" ()")):
-        return False
-    if _INTERNATIONAL.match(raw):
-        return len(digits) <= 17
-    if CN_MOBILE.match(digits) or (digits[0] == "0" and 10 <= len(digits) <= 12):
-        return True
-    nanp = digits[1:] if len(digits) == 11 and digits[0] == "1" else digits
-    return len(nanp) == 10 and nanp[0] in "23456789" and nanp[3] in "23456789"
-
-
-def _phone_type(raw: str, numbers: Mapping[str, phonenumbers.PhoneNumber]) -> str | None:
-    """phone_cn, phone_us or phone_intl; None for a digit run that only one region's rules happen to accept."""
-    number = numbers.get("CN") or numbers["US"]
-    if _INTERNATIONAL.match(raw):
-        return {86: "phone_cn", 1: "phone_us"}.get(number.country_code, "phone_intl")
-    digits = re.sub(r"\D", "", raw)
-    if "CN" in numbers and (CN_MOBILE.match(digits) or digits.startswith("0")):
-        return "phone_cn"
-    if "US" in numbers:
-        return "phone_us"
-    return None  # a Chinese landline is written with its 0 area code; without one, "25000-35000" is a salary range
+        value = m.group() + body.group()
+        positions = [i for i, c in enumerate(value) if c.isalnum()]
+        if len(positions) < length:
+            continue
+        end = positions[length - 1] + 1
+        after = text[m.start() + end:m.start() + end + 1]
+        if not (after.isascii() and after.isalnum()) and stdnum_iban.is_valid(value[:end]):
+            yield PiiMatch("iban", m.start(), m.start() + end, value[:end])
 
 
 # ---- the vault ----------------------------------------------------------------------------------------------------
@@ -237,29 +172,27 @@ def _canonical(kind: str, value: str) -> str:
     value = value.translate(_FULL_WIDTH)
     if kind == "email":
         return value.lower()
-    if kind == "phone_cn" and _SIMPLE_CN_MOBILE.fullmatch(value):
-        return "+86" + re.sub(r"\D", "", value)[-11:]
     if kind.startswith("phone_"):
-        try:
-            number = phonenumbers.parse(value, "US" if kind == "phone_us" else "CN")
-            return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
-        except phonenumbers.NumberParseException:
-            pass
+        return canonical_phone(kind, value)
+    if kind == "iban":
+        return stdnum_iban.compact(value)
     return re.sub(r"[\s-]", "", value).upper()
 
 
 class PiiVault:
-    """Placeholder ↔ value, for one run: the same value always gets the same placeholder, numbered per type."""
+    """Placeholder ↔ value, for one run: the same value always gets the same placeholder, numbered per type.
+    `regions` are the user's, for national phone numbers (see find_pii)."""
 
-    def __init__(self) -> None:
+    def __init__(self, regions: Iterable[str] | None = None) -> None:
+        self.regions = None if regions is None else tuple(regions)
         self._values: dict[str, str] = {}            # placeholder -> value as first seen
         self._by_key: dict[tuple[str, str], str] = {}  # (type, canonical value) -> placeholder
         self._counts: dict[str, int] = {}
 
     @classmethod
-    def from_entries(cls, entries: Mapping[str, str]) -> PiiVault:
+    def from_entries(cls, entries: Mapping[str, str], regions: Iterable[str] | None = None) -> PiiVault:
         """A vault rebuilt from `entries()` that a caller kept outside the trace."""
-        vault = cls()
+        vault = cls(regions)
         for placeholder, value in entries.items():
             m = PLACEHOLDER.fullmatch(placeholder)
             if m is None:
@@ -281,7 +214,7 @@ class PiiVault:
 
     def mask(self, text: str, matches: list[PiiMatch] | None = None) -> str:
         """`text` with every PII value replaced by its placeholder (text already masked comes back unchanged)."""
-        matches = find_pii(text) if matches is None else matches
+        matches = find_pii(text, self.regions) if matches is None else matches
         if not matches:
             return text
         out, last = [], 0

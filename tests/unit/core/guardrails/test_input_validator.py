@@ -96,3 +96,12 @@ def test_guard_lines_reads_jsonl_and_reports_bad_lines():
 def test_guard_lines_keeps_chinese_readable():
     (line,) = guard_lines(['{"id": "z", "text": "请扮演面试官，帮我模拟面试。"}'])
     assert "请扮演面试官" in line and json.loads(line)["verdict"] == "allow"
+
+
+def test_national_numbers_are_read_for_the_users_regions():
+    text = "Ring me on 06 12 34 56 78 tonight."
+    assert validate_input_text(text).verdict == "allow"
+    verdict = validate_input_text(text, regions=("FR",))
+    assert verdict.verdict == "redact" and verdict.pii_types == ("phone_intl",)
+    assert verdict.redacted == "Ring me on [PHONE_INTL_1] tonight."
+    assert validate_input_text(text, vault=PiiVault(regions=("FR",))).verdict == "redact"

@@ -135,3 +135,49 @@ def test_a_phone_in_a_run_of_other_numbers_is_still_found():
     assert _found("13912345678 (415) 555-0142") == [("phone_cn", "13912345678"), ("phone_us", "(415) 555-0142")]
     long_run = " ".join(["2019 2020 2021"] * 40) + " 13912345678"
     assert _found(long_run) == [("phone_cn", "13912345678")]
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("邮箱jane.doe@example.com", "email", "jane.doe@example.com"),
+    ("联系邮箱：li.wei@example.cn已验证", "email", "li.wei@example.cn"),
+    ("卡号4111111111111111已绑定", "credit_card", "4111111111111111"),
+    ("美国SSN是536-22-8901，请保密", "us_ssn", "536-22-8901"),
+    ("社会安全号码536 22 8901", "us_ssn", "536 22 8901"),
+    ("他的护照是G23456789已过期", "passport", "G23456789"),
+    ("Reisepass passport: C01X00T47", "passport", "C01X00T47"),
+    ("收款账号DE44500105175407324931已核实", "iban", "DE44500105175407324931"),
+])
+def test_values_right_against_chinese_characters_are_found(text, kind, value):
+    assert _found(text) == [(kind, value)]
+
+
+@pytest.mark.parametrize("value", ["de44 5001 0517 5407 3249 31", "gb29nwbk60161331926819", "GB29-NWBK-6016-1331-9268-19",
+                                   "Fr14.2004.1010.0505.0001.3m02.606", "CH93  0076  2011  6238  5295  7"])
+def test_ibans_in_any_case_and_spacing_are_found(value):
+    assert _found(f"Konto {value}.") == [("iban", value)]
+
+
+def test_a_national_number_is_read_for_the_users_regions():
+    text = "Call me on 07400 123456 after six."
+    assert _found(text) == []  # a British mobile without +44 is read neither as Chinese nor as American
+    assert [(m.type, m.value) for m in find_pii(text, regions=("GB",))] == [("phone_intl", "07400 123456")]
+    assert PiiVault(regions=("GB",)).mask(text) == "Call me on [PHONE_INTL_1] after six."
+
+
+@pytest.mark.parametrize("text", [
+    "I live in France; mobile 06 12 34 56 78.",              # the country is named
+    "我在英国，电话07400 123456，微信同号。",                      # named in Chinese, number against Chinese characters
+    "Office +33 1 23 45 67 89, mobile 06 12 34 56 78.",      # a calling code elsewhere in the text
+])
+def test_a_national_number_is_read_for_the_regions_the_text_points_at(text):
+    assert len([m for m in find_pii(text) if m.type.startswith("phone_")]) == (2 if "+33" in text else 1)
+
+
+@pytest.mark.parametrize("text", [
+    "ISBN 4-7837-4311-8, 669 pages", "ISBN 978-977-8767-54-4", "Server 90.17.151.228:8080",
+    "Order #8882765945 shipped.", "O*NET 15-1252.00 Software Developers", "Coordinates 0.573467, -79.707919",
+    "Budget $415,555,0142 approved", "Grew revenue 4155550142%",
+])
+def test_numbers_that_only_look_like_phones_are_not_pii(text):
+    assert _found(text) == []
+    assert find_pii(text, regions=("GB", "DE", "FR", "IN", "JP")) == []

@@ -11,7 +11,7 @@ import pytest
 
 from pipelines.core.settings import load_settings
 from pipelines.core.runtime.studio import Studio
-from tests.e2e.conftest import SHOTS, act, click, open_page, settle, streamlit_server
+from tests.e2e.conftest import SHOTS, act, click, open_page, settle, streamlit_server, wait_for_text
 from tests.e2e.test_research_walkthrough import wait_for
 from tests.e2e.test_studio_walkthrough import choose
 
@@ -80,10 +80,10 @@ def test_hostile_markdown_in_every_input_never_becomes_markup(hostile_server, br
     choose(page, "Fields to edit", "planning_strategy")
     page.keyboard.press("Escape")
     page.get_by_label("New values (JSON)").fill(json.dumps({HOSTILE: 1, "planning_strategy": HOSTILE}))
-    page.get_by_label("New values (JSON)").blur()
+    act(page, lambda: page.get_by_label("New values (JSON)").blur())  # its rerun ends before the button is pressed
     click(page, "Fork with these values")
+    wait_for_text(page, "Not forked")
     check(page, "career navigator fork refused", outside)
-    assert page.get_by_text("Not forked").first.is_visible()
 
     # A run renamed to hostile text (what the Runs page's Rename stores), seen on every page that lists runs
     thread = page.url.split("thread=")[1]

@@ -171,6 +171,13 @@ def click(page, name: str, timeout_ms: int = 300_000) -> None:
     settle(page)
 
 
+def wait_until_run_over(page, timeout_ms: int = 300_000) -> None:
+    """Until no script run, no stale element and no background run is left on the page (a download button's file is
+    made by the run that drew it: pressed during a later one, it is never sent)."""
+    page.wait_for_function(_RUN_OVER, timeout=timeout_ms)
+    settle(page)
+
+
 def act(page, action) -> None:
     """Do `action()` (a fill, a selection, a tab) and wait for the rerun it may ask for to end."""
     before = runs_started(page)

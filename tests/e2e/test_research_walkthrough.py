@@ -6,7 +6,7 @@ import time
 import pytest
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS, act, click, open_page
+from tests.e2e.conftest import SHOTS, act, click, open_page, wait_until_run_over
 from tests.unit.deep_research.conftest import DOCS
 
 pytestmark = pytest.mark.browser
@@ -20,6 +20,7 @@ def wait_for(page, text: str, limit_s: float = 240.0) -> None:
         assert time.monotonic() < deadline, f"{text!r} never showed"
         time.sleep(1.0)
         open_page(page)
+    wait_until_run_over(page)  # what shows may be drawn by a run that is still going on
 
 
 def test_upload_ask_edit_accept_and_download_the_pdf(server, browser_page, tmp_path):

@@ -73,6 +73,12 @@ with st.form("settings_form"):
                    "the embedding model re-indexes the knowledge base."))
     embedding_model = cols[1].text_input("Embedding model", value=settings.embedding_model,
                                          key="settings_embedding_model", disabled="embedding_model" in fixed)
+    st.markdown("**Personal data**")
+    phone_regions = st.text_input(
+        "Phone regions", value=settings.phone_regions, key="settings_phone_regions", placeholder="e.g. GB, FR",
+        disabled="phone_regions" in fixed,
+        help=_help("phone_regions", "Countries whose national phone numbers (such as 07400 123456) are masked like "
+                   "personal data. Numbers with a country code, and Chinese and US numbers, always are."))
     workflow_values = {}
     for spec in available_specs():
         if spec.settings_model is not None:
@@ -99,7 +105,8 @@ if apply or save:
                  "timeout_s": timeout_s, "max_retries": int(max_retries), "fallback_to_offline": fallback,
                  "chroma_url": chroma_url.strip(), "embedding_provider": embedding_provider,
                  "embedding_model": embedding_model.strip(), "langsmith_tracing": tracing,
-                 "langsmith_project": project.strip(), "langsmith_endpoint": endpoint.strip()}
+                 "langsmith_project": project.strip(), "langsmith_endpoint": endpoint.strip(),
+                 "phone_regions": phone_regions.strip()}
     previous = st.session_state.get(SETTINGS_OVERRIDES)
     try:
         st.session_state[SETTINGS_OVERRIDES] = {**{k: v for k, v in overrides.items() if k not in fixed},

@@ -41,6 +41,7 @@ ENV_VARS = {
     "langsmith_endpoint": "STEPWISE_LANGSMITH_ENDPOINT",
     "run_lease_s": "STEPWISE_RUN_LEASE",
     "storage_wait_s": "STEPWISE_STORAGE_WAIT",
+    "phone_regions": "STEPWISE_PHONE_REGIONS",
 }
 SETTINGS_FILE_ENV = "STEPWISE_SETTINGS_FILE"
 API_KEY_ENV_VARS = ("STEPWISE_API_KEY", "OPENAI_API_KEY")
@@ -82,6 +83,9 @@ class Settings:
     # how long a step waits for a SQLite file another program has locked before it says the storage is busy.
     run_lease_s: float = 30.0
     storage_wait_s: float = 30.0
+    # The regions whose national phone formats ("07400 123456" in GB) are masked as personal data, besides China's,
+    # the United States' and those the text's script points at: "GB, FR", as ISO 3166 codes.
+    phone_regions: str = ""
     # Each workflow's own settings (PipelineSpec.settings_model), by workflow id: as the settings file has them,
     # and as the page or the CLI set them. Resolved, with the environment between the two, by workflow_settings.
     workflow_file: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False, compare=False)
@@ -99,8 +103,15 @@ class Settings:
         if self.embedding_provider not in PROVIDERS:
             raise SettingsError(f"unknown embedding provider {self.embedding_provider!r}; "
                                 f"choose one of {', '.join(PROVIDERS)}")
+        if unknown := [code for code in self.phone_region_codes if code not in _phone_regions()]:
+            raise SettingsError(f"unknown phone region {', '.join(unknown)}: use two-letter country codes such as GB or FR")
         if self.langsmith_endpoint and not self.langsmith_endpoint.startswith(("http://", "https://")):
             raise SettingsError(f"the LangSmith endpoint must be an http(s) URL, got {self.langsmith_endpoint!r}")
+
+    @property
+    def phone_region_codes(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(code.upper() for code in self.phone_regions.replace(";", ",").replace(" ", ",")
+                                   .split(",") if code))
 
     @property
     def data_path(self) -> Path:
@@ -146,6 +157,12 @@ class Settings:
             data[f"{name}_set"] = bool(data.pop(name))
         data.pop("workflow_file"), data.pop("workflow_overrides")
         return data
+
+
+def _phone_regions() -> frozenset[str]:
+    import phonenumbers  # only when regions are set: it loads its metadata
+
+    return frozenset(phonenumbers.SUPPORTED_REGIONS)
 
 
 def parse_assignments(assignments: list[str] | None) -> dict[str, str]:

@@ -26,6 +26,7 @@ def open_store(settings: Settings, *, demo: bool = True) -> RecruitingStore:
         store = _STORES.get(url)
         if store is None:
             store = _STORES[url] = RecruitingStore(url)
+        store.phone_regions = settings.phone_region_codes  # one server, one set of settings
         if demo:
             ensure_demo(store)
     return store

@@ -20,7 +20,7 @@ from pipelines.recruiter.state import (
 def admit_input(raw: Mapping[str, Any], thread_id: str, settings: Settings) -> dict[str, Any]:
     """Mask the message's personal data before anything keeps it: the values go to the session's vault in the
     database, and the run, its title and its state see placeholders only."""
-    from pipelines.core.guardrails.pii import PiiVault, find_pii
+    from pipelines.core.guardrails.pii import find_pii
 
     data = dict(raw)
     message = data.get("message")
@@ -30,9 +30,7 @@ def admit_input(raw: Mapping[str, Any], thread_id: str, settings: Settings) -> d
     from pipelines.recruiter.services import services_for
 
     store = services_for(settings).store
-    vault = PiiVault.from_entries(store.vault_entries(session_id))
-    masked = vault.mask(message)
-    store.save_vault(session_id, vault.entries())
+    [masked] = store.mask_pii(session_id, message)
     data.update(message=masked, session_id=session_id, pii_types=sorted({match.type for match in find_pii(message)}))
     return data
 

@@ -39,6 +39,7 @@ class RecruitingStore:
         create_tables(self.engine, metadata)
         create_tables(self.engine, guardrail_metadata)
         self.vault = VaultTable(self.engine, pii_vault)
+        self.phone_regions: tuple[str, ...] = ()  # the user's regions for national phone numbers (Settings)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -231,21 +232,10 @@ class RecruitingStore:
     def vault_entries(self, session_id: str) -> dict[str, str]:
         return self.vault.entries(session_id)
 
-    def save_vault(self, session_id: str, entries: dict[str, str]) -> None:
-        known = self.vault_entries(session_id)
-        new = [{"session_id": session_id, "placeholder": k, "value": v[:500]} for k, v in entries.items()
-               if k not in known]
-        if new:
-            try:
-                with self.engine.begin() as conn:
-                    conn.execute(insert(pii_vault), new)
-            except IntegrityError:  # a second tab saved the same placeholders: theirs stand
-                pass
-
     def mask_pii(self, session_id: str, *texts: str) -> list[str]:
         """The texts masked with the session's vault (see VaultTable.mask: parallel agents never number one
         placeholder twice)."""
-        return self.vault.mask(session_id, texts)
+        return self.vault.mask(session_id, texts, self.phone_regions)
 
     # --- workflows (seed §9): what is paused, for check_paused -----------------------------------------------
     def start_workflow(self, session_id: str, *, user_id: str, workflow_type: str, graph_name: str, thread_id: str,

@@ -138,3 +138,15 @@ def test_connection_test_reports_a_refused_key_exactly(page):
         app.button(key="settings_test").click().run()
     errors = " ".join(e.value for e in app.error)
     assert re.match(r"Connection failed: HTTP 401 \w*AuthenticationError: .*stub failure", errors), errors
+
+
+def test_phone_regions_are_applied_and_an_unknown_one_is_refused(page):
+    app = page("settings")
+    app.text_input(key="settings_phone_regions").input("gb, fr")
+    next(b for b in app.button if b.label == "Apply to this session").click().run()
+    no_errors(app)
+    assert app.session_state["settings_overrides"]["phone_regions"] == "gb, fr"
+    app.text_input(key="settings_phone_regions").input("GB, Atlantis")
+    next(b for b in app.button if b.label == "Apply to this session").click().run()
+    assert "unknown phone region ATLANTIS" in " ".join(e.value for e in app.error)
+    assert app.session_state["settings_overrides"]["phone_regions"] == "gb, fr"

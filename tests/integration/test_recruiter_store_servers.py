@@ -64,7 +64,7 @@ def test_a_status_change_keeps_its_history_and_sessions_keep_messages_and_vault(
     store.add_message("s1", "user", "<b>hi</b> 你好")
     store.add_message("s1", "assistant", "Hello")
     assert [m["content"] for m in store.recent_messages("s1")] == ["<b>hi</b> 你好", "Hello"]
-    store.save_vault("s1", {"[EMAIL_1]": "ana@example.com"})
+    assert store.mask_pii("s1", "write to ana@example.com") == ["write to [EMAIL_1]"]
     assert store.vault_entries("s1") == {"[EMAIL_1]": "ana@example.com"}
 
 

@@ -27,21 +27,23 @@ def _walk(value: Any, text: Callable[[str], str]) -> Any:
     return value
 
 
-def mask_personal(vault: VaultTable, scope: str, value: Any) -> Any:
-    """Every string in `value` masked with the scope's vault, in one write of the placeholders it adds."""
+def mask_personal(vault: VaultTable, scope: str, value: Any, regions: Iterable[str] | None = None) -> Any:
+    """Every string in `value` masked with the scope's vault, in one write of the placeholders it adds (`regions`:
+    the user's, for national phone numbers)."""
     found: list[str] = []
     _walk(value, lambda s: found.append(s) or s)
     if not found:
         return value
-    masked = iter(vault.mask(scope, found))
+    masked = iter(vault.mask(scope, found, regions))
     return _walk(value, lambda _s: next(masked))
 
 
-def mask_fields(vault: VaultTable, scope: str, data: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
+def mask_fields(vault: VaultTable, scope: str, data: Mapping[str, Any], fields: Iterable[str],
+                regions: Iterable[str] | None = None) -> dict[str, Any]:
     """`data` with the named fields masked (the others as they are)."""
     names = [name for name in fields if data.get(name) is not None]
     out = dict(data)
     if names:
-        masked = mask_personal(vault, scope, {name: data[name] for name in names})
+        masked = mask_personal(vault, scope, {name: data[name] for name in names}, regions)
         out.update(masked)
     return out

@@ -186,7 +186,7 @@ class Session:
             except ValidationError as exc:
                 raise InvalidInput(f"invalid answer to '{target.spec.title}': {format_validation_error(exc)}") from exc
         if self.spec.personal_fields:  # an answer is people's own words, like the input
-            answer = mask_personal(self.studio.runs.vault, self.thread_id, answer)
+            answer = mask_personal(self.studio.runs.vault, self.thread_id, answer, self.settings.phone_region_codes)
         resume = {target.id: answer} if len(pending) > 1 else answer
         return self.runner.execute(Command(resume=resume))
 
@@ -259,4 +259,5 @@ class Session:
         """Edits of the fields that hold people's words, masked as their input was."""
         if not self.spec.personal_fields:
             return edits
-        return mask_fields(self.studio.runs.vault, self.thread_id, edits, self.spec.personal_fields)
+        return mask_fields(self.studio.runs.vault, self.thread_id, edits, self.spec.personal_fields,
+                           self.settings.phone_region_codes)

@@ -90,10 +90,12 @@ class Studio:
         if spec.admit_input is not None:
             raw_input = spec.admit_input(raw_input, thread_id, settings)
         if spec.personal_fields:  # before the title, the row and the state keep any of it
-            raw_input = mask_fields(self.runs.vault, thread_id, raw_input, spec.personal_fields)
+            raw_input = mask_fields(self.runs.vault, thread_id, raw_input, spec.personal_fields,
+                                    settings.phone_region_codes)
         initial = spec.make_input(raw_input, thread_id)  # raises InvalidInput before anything is stored
-        if spec.personal_fields:  # what the input only named (a resume read from its file)
-            initial = mask_fields(self.runs.vault, thread_id, initial, spec.personal_fields)
+        if spec.personal_fields:  # what the input only named (a resume read from its file); the rest is masked
+            fresh = [name for name in spec.personal_fields if initial.get(name) != raw_input.get(name)]
+            initial = mask_fields(self.runs.vault, thread_id, initial, fresh, settings.phone_region_codes)
         if strict and spec.input_issue is not None and (issue := spec.input_issue(initial)):
             raise InvalidInput(f"invalid {spec.title} input: {issue}")
         if self.runs.get_thread(thread_id) is not None:

@@ -3,7 +3,7 @@ runs, traces and exports, and written safely by several writers at once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import Column, MetaData, String, Table, insert, select
 from sqlalchemy.engine import Engine
@@ -40,13 +40,14 @@ class VaultTable:
         """The scope's vault as it stands (for restoring placeholders where the user must read the value)."""
         return PiiVault.from_entries(self.entries(scope))
 
-    def mask(self, scope: str, texts: Sequence[str]) -> list[str]:
+    def mask(self, scope: str, texts: Sequence[str], regions: Iterable[str] | None = None) -> list[str]:
         """The texts masked with the scope's vault, the placeholders they add written in the same go. Writers that
         mask at the same time would each number a new value [EMAIL_3]: whoever writes first keeps it, and the others
-        mask again with the vault as it is then, so one placeholder never stands for two values."""
+        mask again with the vault as it is then, so one placeholder never stands for two values. `regions`: the
+        user's, for national phone numbers (Settings.phone_regions)."""
         for _ in range(WRITE_ATTEMPTS):
             known = self.entries(scope)
-            vault = PiiVault.from_entries(known)
+            vault = PiiVault.from_entries(known, regions)
             masked = [vault.mask(text) for text in texts]
             new = [{self._scope.name: scope, "placeholder": k, "value": v[:VALUE_MAX_CHARS]}
                    for k, v in vault.entries().items() if k not in known]

@@ -4,10 +4,10 @@ experience, education and contact (masked), and a job's must-have vs nice-to-hav
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pipelines.core.guardrails.injection import detect_injection
-from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.match_text import EVIDENCE, resume_lines, resume_years, skill_evidence
 from pipelines.recruiter.records import Candidate, Job
 from pipelines.recruiter.skills import SkillVocabulary
@@ -23,20 +23,21 @@ def evidence_label(weight: float) -> str:
     return next((kind for kind, value in EVIDENCE.items() if weight >= value), "edu")
 
 
-def resume_profile(person: Candidate, vocab: SkillVocabulary, vault: PiiVault, lang: str = "en") -> dict[str, Any]:
-    """Skills (with where they show), years, education lines, contact masked with the session's vault, and whether
-    the resume carries instructions to an AI (then it is data only, and the profile says so)."""
+def resume_profile(person: Candidate, vocab: SkillVocabulary, mask: Callable[[Sequence[str]], list[str]],
+                   lang: str = "en") -> dict[str, Any]:
+    """Skills (with where they show), years, education lines, contact masked by `mask` (the session's vault, all
+    texts in one go), and whether the resume carries instructions to an AI (then it is data only, and says so)."""
     lines = resume_lines(person.resume_text)
     evidence = skill_evidence(vocab, lines, person.skills)
     skills = [{"id": skill, "name": vocab.display(skill, lang), "evidence": evidence_label(weight)}
               for skill, weight in sorted(evidence.items(), key=lambda item: (-item[1], item[0]))]
     years = person.years_experience if person.years_experience is not None else resume_years(person.resume_text, lines=lines)
-    education = [line for line, kind in lines if kind == "edu"][:3]
-    contact = {"email": vault.mask(person.email) if person.email else None,
-               "phone": vault.mask(person.phone) if person.phone else None}
+    email, phone, *education = mask([person.email or "", person.phone or "",
+                                     *(line for line, kind in lines if kind == "edu")][:5])
+    contact = {"email": email or None, "phone": phone or None}
     findings = detect_injection(person.resume_text, source="document")
     return {"candidate_id": person.id, "name": person.name, "skills": skills,
-            "years": round(years, 1) if years is not None else None, "education": [vault.mask(e) for e in education],
+            "years": round(years, 1) if years is not None else None, "education": education,
             "location": person.location, "contact": contact, "flagged": bool(findings),
             "flag_reasons": [f.message for f in findings]}
 

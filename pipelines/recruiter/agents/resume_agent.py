@@ -9,7 +9,6 @@ from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from pipelines.core.guardrails.pii import PiiVault
 from pipelines.recruiter.agents.profiles import resume_profile
 from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.answers import t
@@ -39,9 +38,7 @@ def extract(state: ResumeAgentState, runtime: Runtime[RecruiterContext]) -> dict
     if person is None:
         return {"extracted": None}
     session_id = state.get("session_id") or ""
-    vault = PiiVault.from_entries(store.vault_entries(session_id))
-    profile = resume_profile(person, vocabulary(), vault, lang)
-    store.save_vault(session_id, vault.entries())
+    profile = resume_profile(person, vocabulary(), lambda texts: store.mask_pii(session_id, *texts), lang)
     return {"extracted": profile}
 
 

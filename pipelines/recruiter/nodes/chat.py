@@ -17,7 +17,6 @@ from pydantic import ValidationError
 from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.input_validator import validate_input_text
 from pipelines.core.guardrails.output_validator import validate_output_text
-from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.models.failures import answer_or
 from pipelines.core.text import LANGUAGE_NAMES, clip, own_words_language
 from pipelines.recruiter import offline
@@ -55,10 +54,10 @@ def build_context(state: ChatState, runtime: Runtime[RecruiterContext]) -> dict[
     """The session's last messages (masked) and the jobs and candidates the message is about (RAG over the data)."""
     services, policy = runtime.context.services, runtime.context.policy
     store, session_id = services.store, state.get("session_id") or ""
-    vault = PiiVault.from_entries(store.vault_entries(session_id))
     rows = store.recent_messages(session_id, policy.history_messages) if policy.history_messages else []
-    history = [{"role": row["role"], "content": vault.mask(row["content"])} for row in rows]
-    store.save_vault(session_id, vault.entries())
+    # Rows are kept masked; masking again covers rows kept before the history was masked.
+    contents = store.mask_pii(session_id, *(row["content"] for row in rows))
+    history = [{"role": row["role"], "content": content} for row, content in zip(rows, contents, strict=True)]
     message = state.get("message") or ""
     jobs, people = store.jobs(), store.candidates()
     mentions = find_mentions(message[:4000], jobs, people, [h["content"] for h in history if h["role"] == "user"][-4:])
@@ -179,9 +178,8 @@ def process_action(state: ChatState, runtime: Runtime[RecruiterContext]) -> dict
         services.log.write([offline.limit_finding(result.text)], workflow_id=_thread_id(),
                            session_id=state.get("session_id"), user_id=state.get("user_id"),
                            context={"node": "process_action", "action": action.type})
-    vault = PiiVault.from_entries(services.store.vault_entries(state.get("session_id") or ""))
-    text = vault.mask(result.text)  # a draft holds the candidate's real address: the state keeps a placeholder
-    services.store.save_vault(state.get("session_id") or "", vault.entries())
+    # A draft holds the candidate's real address: the state keeps a placeholder.
+    [text] = services.store.mask_pii(state.get("session_id") or "", result.text)
     reply = "\n\n".join(part for part in (state.get("reply") or "", text) if part.strip())
     findings = list(state.get("guardrail_findings") or [])
     if result.status == "limited":

@@ -39,3 +39,10 @@ def test_bad_values_get_a_clear_error(monkeypatch):
     monkeypatch.setenv("STEPWISE_TIMEOUT", "soon")
     with pytest.raises(SettingsError, match="timeout_s must be a float"):
         load_settings()
+
+
+def test_phone_regions_are_country_codes_read_in_any_case_and_spacing(monkeypatch):
+    monkeypatch.setenv("STEPWISE_PHONE_REGIONS", "gb; FR,  de")
+    assert load_settings().phone_region_codes == ("GB", "FR", "DE")
+    with pytest.raises(SettingsError, match="unknown phone region XX"):
+        load_settings(phone_regions="GB, XX")

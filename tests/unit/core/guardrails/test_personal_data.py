@@ -68,3 +68,14 @@ def test_a_fork_that_types_an_identifier_into_a_persons_field_keeps_it_masked(st
     first = session.history()[-1]
     session.fork(first.checkpoint_id, {"raw_input": f"call me on {PHONE}"}, as_node=None)
     assert session.values()["raw_input"] == "call me on [PHONE_CN_1]"
+
+
+def test_a_national_number_of_the_users_region_is_masked_in_a_run_when_the_settings_name_that_region(studio, settings):
+    recruiter_words = {"raw_input": "I am Tom, a lab technician in Leeds; call me on 07400 123456 after five."}
+    ican = get_spec("ican")
+    without = studio.new_session(ican, recruiter_words, settings)
+    assert "07400 123456" in without.values()["raw_input"]  # not a number of China or the US, nor of this text's script
+    with_gb = studio.new_session(ican, recruiter_words, settings.with_overrides(phone_regions="GB"))
+    assert "07400 123456" not in json.dumps(with_gb.values(), ensure_ascii=False)
+    assert "07400 123456" not in studio.runs.get_thread(with_gb.thread_id).title
+    assert "07400 123456" in studio.runs.vault.entries(with_gb.thread_id).values()

@@ -26,7 +26,8 @@ _CITATION_LIST = re.compile(r"^#{1,4}\s*(key citations|citations|sources|referen
 _DOC_MARKER = r"\[(?:\^[\w-]{1,40}|\^?\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\]"
 _DOC_DEFINITION = re.compile(r"^([ \t>*-]*)\[(?:\^([\w-]{1,40})\]:|(\d{1,4})\]:?)[ \t]+", re.M)
 _DOC_INLINE = re.compile(r"[ \t]*" + _DOC_MARKER)
-_DRAFT_MARKER = re.compile(r"(?<!\\)" + _DOC_MARKER)
+# In a draft, also escaped as a quoted passage has it: \[12\] reads "[12]" all the same.
+_DRAFT_MARKER = re.compile(r"\\?\[(?:\\?\^[\w-]{1,40}|\\?\^?\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\\?\]")
 
 
 def neutralise_markers(text: str) -> str:

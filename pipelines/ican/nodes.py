@@ -159,4 +159,5 @@ def reporter_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[
     write = lambda: report.write_report(state)  # noqa: E731 - the offline answer, and the answer on failure
     text = answer_or(lambda: runtime.context.gateway.text("ican.reporter", messages, offline=write),
                      offline_instead(write))
-    return {"final_report": report.with_flagged_note(text, state), "current_agent": Agent.REPORTER.value, "progress": PROGRESS[Agent.REPORTER]}
+    return {"final_report": report.with_flagged_note(text, state), "current_agent": Agent.REPORTER.value,
+            "progress": PROGRESS[Agent.REPORTER]}

@@ -22,7 +22,7 @@ _SIMPLE = re.compile(r"^([a-z][a-z0-9-]*)?((?:\.[\w-]+)*)(#[\w-]+)?((?:\.[\w-]+)
 _ZERO = re.compile(r"^[+-]?0*\.?0*(?:[a-z%]+)?$")
 _LENGTH = re.compile(r"^(-?\d+(?:\.\d+)?)(px|pt|em|rem|%)?$")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
-_DROPPED_WHOLE = frozenset(("script", "style", "template", "noscript"))  # never text: cut, not counted
+_DROPPED_WHOLE = frozenset(("script", "style", "template", "noscript"))  # code, not text: never counted as hidden
 MAX_RULES = 500
 WHITE = (255, 255, 255)
 NEAR = 24  # summed channel difference under which two colours look the same
@@ -155,8 +155,9 @@ def drop_hidden(soup: Any) -> int:
 
 
 class _HiddenSpans(HTMLParser):
-    """The character spans of a text's raw HTML that show nothing: hidden elements (start tag to end tag),
-    comments, style and script blocks. Marked `counted` when they held text a reader would have been given."""
+    """The character spans of a text's raw HTML that show nothing: hidden elements (start tag to end tag) and
+    comments, each marked when it held text. Script and style blocks are not text hidden from a reader but code, and
+    stay as the Markdown reader has always kept them (quoted as text, scanned like the rest)."""
 
     def __init__(self, text: str, rules: list[StyleRule]) -> None:
         super().__init__(convert_charrefs=True)
@@ -179,7 +180,7 @@ class _HiddenSpans(HTMLParser):
         values = {name: value or "" for name, value in attrs}
         below = self.stack[-1][3] if self.stack else WHITE
         style = element_style(tag, values, self.rules)
-        hidden = tag in _DROPPED_WHOLE or (not self._inside_hidden() and is_hidden(values, style, below))
+        hidden = not self._inside_hidden() and tag not in _DROPPED_WHOLE and is_hidden(values, style, below)
         if hidden and not self._inside_hidden():
             self._data_in_hidden = False
         self.stack.append((tag, hidden, self._offset(), background_of(style) or below))
@@ -191,7 +192,7 @@ class _HiddenSpans(HTMLParser):
         while self.stack:
             open_tag, hidden, start, _ = self.stack.pop()
             if hidden and not self._inside_hidden():
-                self.spans.append((start, end, self._data_in_hidden and open_tag not in _DROPPED_WHOLE))
+                self.spans.append((start, end, self._data_in_hidden))
             if open_tag == tag:
                 break
 
@@ -209,7 +210,7 @@ class _HiddenSpans(HTMLParser):
         self.close()
         outer = next(((tag, start) for tag, hidden, start, _ in self.stack if hidden), None)
         if outer is not None:  # a hidden element never closed hides the rest, as in a browser
-            self.spans.append((outer[1], len(self.text), self._data_in_hidden and outer[0] not in _DROPPED_WHOLE))
+            self.spans.append((outer[1], len(self.text), self._data_in_hidden))
         return sorted(self.spans)
 
 

@@ -21,9 +21,28 @@ _CITATION_LIST = re.compile(r"^#{1,4}\s*(key citations|citations|sources|referen
                             re.I)
 
 
+# A document's own citation markers: "[1]", "[^2]", "[3, 4]", "[5-7]", a named footnote "[^note]", and the
+# definitions and reference-list entries that open a line ("[^2]: …", "[1] Smith, J. …").
+_DOC_MARKER = r"\[(?:\^[\w-]{1,40}|\^?\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\]"
+_DOC_DEFINITION = re.compile(r"^([ \t>*-]*)\[(?:\^([\w-]{1,40})\]:|(\d{1,4})\]:?)[ \t]+", re.M)
+_DOC_INLINE = re.compile(r"[ \t]*" + _DOC_MARKER)
+# In a draft, also escaped as a quoted passage has it: \[12\] reads "[12]" all the same.
+_DRAFT_MARKER = re.compile(r"\\?\[(?:\\?\^[\w-]{1,40}|\\?\^?\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\\?\]")
+
+
+def neutralise_markers(text: str) -> str:
+    """A document's passage without its own citation markers: a report's citations are the report's only, so
+    neither the offline engine nor a model may copy "[2]" from a passage into a report, where it would point at the
+    report's second source. A footnote or reference entry keeps its words, as "Note 2: …"."""
+    if "[" not in text:
+        return text
+    text = _DOC_DEFINITION.sub(lambda m: f"{m.group(1)}Note {m.group(2) or m.group(3)}: ", text)
+    return _DOC_INLINE.sub("", text)
+
+
 def number_refs(report: str, collections: Sequence[Mapping[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
     """Replace `[[P3]]` references by [1], [2]… in order of first use; the citation list to go with them. A
-    reference to nothing the run collected is kept visible as [?] (and the check counts it as invalid)."""
+    reference to nothing the run collected, and a bare "[12]" the draft wrote itself, are kept visible as [?]."""
     by_ref = {str(item.get("ref")): item for item in collections if isinstance(item, Mapping) and item.get("ref")}
     numbers: dict[str, int] = {}
     citations: list[dict[str, Any]] = []
@@ -38,6 +57,9 @@ def number_refs(report: str, collections: Sequence[Mapping[str, Any]]) -> tuple[
             citations.append(citation_entry(numbers[ref], item))
         return f"[{numbers[ref]}]"
 
+    # A number in brackets the draft wrote itself (copied from a passage, or invented) is none of the report's
+    # references: it is shown as [?], like a reference to nothing the run collected, and never numbered.
+    report = _DRAFT_MARKER.sub("[?]", report)
     return _REF_TOKEN.sub(replace, report), citations
 
 
@@ -124,18 +146,20 @@ def supports(sentence: str, passages: Sequence[str]) -> str:
 
 
 def check(report: str, citations: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """How many cited claims their passages support; the others with the reason; numbers that cite nothing."""
+    """How many cited claims their passages support, and the others with the reason. Only the report's own
+    references count: a number that is none of its citations (a document's footnote copied as is) makes no claim
+    and is listed apart, as a number that points to no collected passage."""
     by_number = {int(c["n"]): str(c.get("text") or "") for c in citations if isinstance(c, Mapping) and "n" in c}
     unsupported: list[dict[str, Any]] = []
     invalid: set[int] = set()
-    found = claims(report)
-    for sentence, refs in found:
-        bad = [n for n in refs if n not in by_number]
-        invalid.update(bad)
-        good = [by_number[n] for n in refs if n in by_number]
-        reason = ("it cites " + ", ".join(f"[{n}]" for n in bad) + ", which the run never collected") if bad and not good \
-            else supports(sentence, good)
-        if reason:
-            unsupported.append({"sentence": unescape_markdown(sentence)[:500], "refs": refs, "reason": reason})
+    found = []
+    for sentence, refs in claims(report):
+        invalid.update(n for n in refs if n not in by_number)
+        own = [n for n in refs if n in by_number]
+        if not own:
+            continue
+        found.append(sentence)
+        if reason := supports(sentence, [by_number[n] for n in own]):
+            unsupported.append({"sentence": unescape_markdown(sentence)[:500], "refs": own, "reason": reason})
     return {"claims": len(found), "supported": len(found) - len(unsupported), "unsupported": unsupported,
             "invalid_refs": sorted(invalid)}

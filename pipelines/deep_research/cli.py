@@ -44,7 +44,8 @@ def cmd_add(args: argparse.Namespace) -> int:
             continue
         info = result.document
         line = {"collection": collection, "doc_id": info.doc_id, "document": info.name, "title": info.title,
-                "kind": info.kind, "pages": info.pages, "chunks": info.chunks, "flagged_passages": info.flagged}
+                "kind": info.kind, "pages": info.pages, "chunks": info.chunks, "flagged_passages": info.flagged,
+                "hidden_passages_dropped": info.hidden}
         print(json.dumps(line, ensure_ascii=False))
         for reason in result.flag_reasons:
             print(f"warning: {path.name}: {reason} The passage is kept as data and never followed.", file=sys.stderr)
@@ -77,7 +78,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         shipped = " (shipped example, indexed on first use)" if name in SHIPPED_TITLES and not documents else ""
         print(f"{name}: {len(documents)} document(s){shipped}")
         for info in documents:
-            flag = f", {info.flagged} flagged passage(s)" if info.flagged else ""
+            flag = (f", {info.flagged} flagged passage(s)" if info.flagged else "") + \
+                (f", {info.hidden_note}" if info.hidden else "")
             print(f"  {info.doc_id}  {info.name}  [{info.kind}, {info.pages} page(s), {info.chunks} chunk(s){flag}]")
     return 0
 

@@ -16,6 +16,8 @@ from langchain_core.documents import Document
 from langchain_text_splitters import MarkdownHeaderTextSplitter
 
 from pipelines.core.file_errors import unreadable_reason
+from pipelines.core.guardrails.hidden_html import drop_hidden, drop_hidden_markup
+from pipelines.deep_research.citations import neutralise_markers
 from pipelines.deep_research.chunking import Unit, fit_units, join_units, pack, sentence_units, split_sentences, tidy
 
 __all__ = ["MAX_DOCUMENT_BYTES", "MAX_DOCUMENT_MB", "SUFFIXES", "Chunk", "DocumentError", "LoadedDocument", "Section",
@@ -58,6 +60,7 @@ class LoadedDocument:
     title: str  # first heading / PDF metadata title / <title>; "" when none
     kind: str  # a SUFFIXES value
     sections: list[Section]
+    hidden: int = 0  # passages of hidden HTML (invisible elements, comments) dropped before anything read them
 
     @property
     def chars(self) -> int:
@@ -101,7 +104,7 @@ def load_document(name: str, data: bytes) -> LoadedDocument:
         path = Path(tmp) / f"document{suffix}"
         path.write_bytes(data)
         try:
-            title, sections = _READERS[kind](path, encoding)
+            title, sections, *dropped = _READERS[kind](path, encoding)
         except Exception as exc:  # noqa: BLE001 - any loader failure is an unreadable file to the user
             raise _unreadable(name, kind, exc) from exc
     sections = [s for s in sections if s.text.strip()]
@@ -110,7 +113,7 @@ def load_document(name: str, data: bytes) -> LoadedDocument:
     if kind in _TEXT_KINDS and _looks_binary("".join(s.text for s in sections[:50])):
         raise DocumentError(f"{name} is not readable text (it looks like a binary file renamed to {suffix})")
     title = " ".join(title.split()) if title and title.strip().lower() not in _PLACEHOLDER_TITLES else ""
-    return LoadedDocument(name=name, title=title, kind=kind, sections=sections)
+    return LoadedDocument(name=name, title=title, kind=kind, sections=sections, hidden=dropped[0] if dropped else 0)
 
 
 def check_size(name: str, size: int) -> None:
@@ -131,7 +134,9 @@ def chunk_document(document: LoadedDocument, max_chars: int = 900, overlap_chars
         if document.kind in TABLE_KINDS and _ROWS.fullmatch(section.section):
             pieces = _csv_pieces(section, max_chars)
         else:
-            units = fit_units(sentence_units(section.text), max_chars)
+            # The document's own "[1]" and "[^2]" are taken out where its passages are made: a report cites by its
+            # own numbers only (a table's cells are data, kept as they are).
+            units = fit_units(sentence_units(neutralise_markers(section.text)), max_chars)
             pieces = [(join_units(group), section.section) for group in pack(units, max_chars, overlap_chars)]
         for text, label in pieces:
             if text.strip():
@@ -217,8 +222,10 @@ def _read_text(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
     return "", [Section(tidy(_load_text(path, encoding), "text"))]
 
 
-def _read_markdown(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
+def _read_markdown(path: Path, encoding: str | None) -> tuple[str, list[Section], int]:
+    # Raw HTML in Markdown reaches the reader's browser as HTML: what it would hide is dropped (and counted) here.
     text = _load_text(path, encoding)
+    text, hidden = drop_hidden_markup(text, keep=_code_spans(text)) if "<" in text else (text, 0)
     title = ""
     if front := re.match(r"---\n(.*?)\n---\n", text, re.S):  # YAML front matter, as exported by many note apps
         text = text[front.end():]
@@ -231,7 +238,16 @@ def _read_markdown(path: Path, encoding: str | None) -> tuple[str, list[Section]
         heading_path = " > ".join(_md_inline(doc.metadata[key]) for _, key in _MD_HEADERS if key in doc.metadata)
         # the splitter joins blank-line separated blocks with "  \n"; they are paragraphs
         sections.append(Section(_md_plain(tidy(doc.page_content.replace("  \n", "\n\n"), "soft")), section=heading_path))
-    return title or next((s.section.split(" > ")[0] for s in sections if s.section), ""), sections
+    return title or next((s.section.split(" > ")[0] for s in sections if s.section), ""), sections, hidden
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """Where the Markdown's code blocks are (in characters): HTML inside them is shown as written, not drawn."""
+    from markdown_it import MarkdownIt
+
+    starts = [0] + [m.end() for m in re.finditer("\n", text)] + [len(text)]
+    return [(starts[t.map[0]], starts[min(t.map[1], len(starts) - 1)])
+            for t in MarkdownIt("commonmark").parse(text) if t.type in ("fence", "code_block") and t.map]
 
 
 class _LinearHeaderSplitter(MarkdownHeaderTextSplitter):
@@ -300,13 +316,14 @@ def _read_docx(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
     return title, sections
 
 
-def _read_html(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
+def _read_html(path: Path, encoding: str | None) -> tuple[str, list[Section], int]:
     # bs4 directly rather than BSHTMLLoader or HTMLHeaderTextSplitter: the loader flattens the page without its headings,
     # and the splitter keeps <script> text and moves bold or linked words out of their sentence.
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(path.read_bytes(), "html.parser")  # from bytes, so <meta charset> picks the encoding
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    hidden = drop_hidden(soup)  # before <style> goes: its simple rules may hide elements too
     for tag in soup(["script", "style", "noscript", "template", "svg", "head"]):
         tag.decompose()
     text, first_h1 = _html_text(soup)
@@ -314,7 +331,7 @@ def _read_html(path: Path, encoding: str | None) -> tuple[str, list[Section]]:
     for line in text.split("\n"):
         line = line.strip().rstrip("|").strip()
         blocks.append((int(line[1]), line[2:]) if line.startswith("\x00") else (0, line))
-    return title or first_h1, _sections(blocks)
+    return title or first_h1, _sections(blocks), hidden
 
 
 def _html_text(soup) -> tuple[str, str]:

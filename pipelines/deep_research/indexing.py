@@ -25,6 +25,7 @@ class FileResult:
     pages: int = 0
     flagged: int = 0                          # passages the guardrails flagged
     flag_reasons: tuple[str, ...] = ()
+    hidden: int = 0                           # passages of hidden HTML dropped before indexing
     replaced: bool = False                    # the same content was in the collection already
     doc_id: str = ""
     stopped: bool = False                     # Stop ended the job before this file was in
@@ -103,7 +104,7 @@ def _add_one(library: ResearchLibrary, collection: str, name: str, data: bytes, 
         return FileResult(name, False, reason=str(exc), stopped=True)
     info = added.document
     result = FileResult(name, True, chunks=info.chunks, pages=info.pages, flagged=info.flagged,
-                        flag_reasons=added.flag_reasons, replaced=info.doc_id in known, doc_id=info.doc_id)
+                        flag_reasons=added.flag_reasons, hidden=info.hidden, replaced=info.doc_id in known, doc_id=info.doc_id)
     known.add(info.doc_id)
     return result
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.core.clock import now_iso
-from pipelines.core.guardrails.injection import detect_injection
+from pipelines.core.guardrails.document_scan import scan_document
 from pipelines.core.knowledge.store import Hit, KnowledgeBase
 from pipelines.deep_research.documents import (TABLE_KINDS, DocumentError, LoadedDocument, chunk_document,
                                                load_document)
@@ -71,6 +71,16 @@ class DocumentInfo:
     chunks: int
     flagged: int            # passages the guardrails flagged
     added_at: str
+    hidden: int = 0         # passages of hidden HTML dropped before indexing (invisible elements, comments)
+
+    @property
+    def hidden_note(self) -> str:
+        """"2 hidden passages dropped", or "" when there were none."""
+        return hidden_note(self.hidden)
+
+
+def hidden_note(count: int) -> str:
+    return f"{count} hidden passage{'s' if count != 1 else ''} dropped" if count else ""
 
 
 @dataclass(frozen=True)
@@ -135,7 +145,7 @@ class ResearchLibrary:
             doc["flagged"] += bool(meta.get("flagged"))
         return sorted((DocumentInfo(doc_id, str(d["meta"].get("document", "")), str(d["meta"].get("title", "")),
                                     str(d["meta"].get("kind", "")), int(d["meta"].get("pages") or 1), d["chunks"],
-                                    d["flagged"], str(d["meta"].get("added_at", "")))
+                                    d["flagged"], str(d["meta"].get("added_at", "")), int(d["meta"].get("hidden") or 0))
                        for doc_id, d in by_doc.items()), key=lambda info: (info.added_at, info.name))
 
     def add(self, collection: str, name: str, data: bytes, progress: Progress | None = None,
@@ -184,13 +194,15 @@ class ResearchLibrary:
                 batch = chunks[start:start + INDEX_BATCH]
                 metadatas = []
                 for chunk in batch:
-                    findings = detect_injection(chunk.text, source="document")
-                    reasons += [f.message for f in findings if f.message not in reasons]
-                    flagged += bool(findings)
+                    # The one scan every document goes through; a flagged passage stays in the library, marked, to
+                    # be quoted as data and never followed.
+                    scanned = scan_document(chunk.text)
+                    reasons += [reason for reason in scanned.reasons if reason not in reasons]
+                    flagged += bool(scanned)
                     metadatas.append({"doc_id": doc_id, "document": document.name, "title": document.title,
                                       "kind": document.kind, "pages": document.pages, "page": chunk.page,
-                                      "section": chunk.section, "chunk": chunk.index, "flagged": bool(findings),
-                                      "added_at": added})
+                                      "section": chunk.section, "chunk": chunk.index, "flagged": bool(scanned),
+                                      "hidden": document.hidden, "added_at": added})
                 texts = [c.text for c in batch]
                 vectors = self.kb.embedder.embed(texts)  # outside the lock: searches and listings go on meanwhile
                 with self._lock:
@@ -211,7 +223,7 @@ class ResearchLibrary:
                 self._indexing.discard(key)
                 self._bm25.pop(collection, None)
         info = DocumentInfo(doc_id, document.name, document.title, document.kind, document.pages, len(chunks),
-                            flagged, added)
+                            flagged, added, document.hidden)
         return AddResult(info, tuple(reasons))
 
     def indexing(self, collection: str) -> set[str]:

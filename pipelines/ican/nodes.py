@@ -36,9 +36,19 @@ def analysis_ready(state: Mapping[str, Any]) -> bool:
         client_turns(state.get("conversation_history") or []) >= MAX_CLIENT_TURNS
 
 
+def _screened(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The resume scanned again where the workflow reads it (a resume edited into the state came past the upload's
+    scan): an update that leaves out what reads like instructions to an AI, or {} when there is nothing new."""
+    text = state.get("resume_text") or ""
+    update = resume.screen(text, state.get("resume_flagged") or []) if text else {}
+    return update if update and update["resume_text"] != text else {}
+
+
 def guide_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str, Any]:
     """The facade: map the outer state into the guide subgraph, run it, and map every reply back out."""
     ctx = runtime.context
+    screened = _screened(state)
+    state = {**state, **screened}
     history = list(state.get("conversation_history") or [])
     said = user_text(history)
     language = language_after(state.get("language"), [t["content"] for t in history if t.get("role") == "user"])
@@ -63,7 +73,7 @@ def guide_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str
         "missing_fields": result.get("missing_fields") or [], "emotion_state": result.get("emotion_state", "neutral"),
         "guide_loop_count": int(result.get("loop_count") or loops), "max_guide_loops": ctx.max_guide_loops,
         "client_turns": client_turns(history), "language": language,
-        "raw_input": collected.get("collected_raw") or said,
+        "raw_input": collected.get("collected_raw") or said, **screened,
     }
     if analysis_ready(update):
         update["progress"] = PROGRESS["handoff"]
@@ -87,6 +97,8 @@ def client_turn(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def resume_parser_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[str, Any]:
+    screened = _screened(state)
+    state = {**state, **screened}
     history = state.get("conversation_history") or []
     lang = state.get("language") or first_language(user_text(history))
     text, issue = state.get("resume_text") or "", state.get("resume_issue") or ""
@@ -103,7 +115,7 @@ def resume_parser_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> 
         profile, collected.get("years_experience") or years_of_experience(user_text(history)),
         degree_in(str(collected.get("education") or "")) or degree_in(user_text(history)), text, lang)
     update = {"structured_profile": profile.model_dump(mode="json"), "current_agent": Agent.RESUME_PARSER.value,
-              "progress": PROGRESS[Agent.RESUME_PARSER]}
+              "progress": PROGRESS[Agent.RESUME_PARSER], **screened}
     if issue != (state.get("resume_issue") or ""):
         update["resume_issue"] = issue
     return update
@@ -147,4 +159,5 @@ def reporter_node(state: dict[str, Any], runtime: Runtime[ICanContext]) -> dict[
     write = lambda: report.write_report(state)  # noqa: E731 - the offline answer, and the answer on failure
     text = answer_or(lambda: runtime.context.gateway.text("ican.reporter", messages, offline=write),
                      offline_instead(write))
-    return {"final_report": text, "current_agent": Agent.REPORTER.value, "progress": PROGRESS[Agent.REPORTER]}
+    return {"final_report": report.with_flagged_note(text, state), "current_agent": Agent.REPORTER.value,
+            "progress": PROGRESS[Agent.REPORTER]}

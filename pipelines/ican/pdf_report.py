@@ -9,6 +9,7 @@ from typing import Any
 from pipelines.core.pdf.document import PdfDocument
 from pipelines.core.text import Phrasebook
 from pipelines.ican.report import match_title
+from pipelines.ican.resume import flagged_note
 from pipelines.ican.riasec import type_name
 from pipelines.ican.schemas import RIASEC
 
@@ -24,6 +25,7 @@ SAY = Phrasebook({
     "matches": ("匹配职业（前 10）", "Career matches (top 10)"),
     "rank": ("#", "#"), "occupation": ("职业", "Occupation"), "interest": ("兴趣代码", "Interest code"),
     "match": ("匹配度", "Score"), "why": ("理由", "Why"),
+    "flag": ("已标记", "flagged"),
     "conversation": ("对话记录", "Conversation"), "client": ("来访者", "Client"), "guide": ("向导", "Guide"),
     "incomplete": ("会话尚未完成分析，本 PDF 只包含目前已有的内容。",
                    "The analysis has not finished; this PDF holds what there is so far."),
@@ -47,6 +49,7 @@ def ican_pdf(state: Mapping[str, Any], date: str | None = None) -> bytes:
         (SAY("turns", lang), sum(1 for t in history if t.get("role") == "user"))])
     if not state.get("final_report"):
         doc.paragraph(SAY("incomplete", lang), "subtitle")
+        _flagged(doc, state.get("resume_flagged") or [], lang)  # the report carries this note once it is written
     scores = state.get("riasec_scores") or {}
     if scores:
         _riasec(doc, scores, state.get("riasec_evidence") or {}, lang)
@@ -66,6 +69,14 @@ def ican_pdf(state: Mapping[str, Any], date: str | None = None) -> bytes:
     doc.spacer(10)
     doc.paragraph(SAY("attribution", lang), "subtitle")
     return doc.build()
+
+
+def _flagged(doc: PdfDocument, flagged: list[Mapping[str, Any]], lang: str) -> None:
+    passages = [str(p.get("text") or "") for p in flagged if isinstance(p, Mapping) and p.get("text")]
+    if passages:
+        doc.paragraph(flagged_note(len(passages), lang))
+        for passage in passages:
+            doc.paragraph(f"⚠ {SAY('flag', lang)}: “{' '.join(passage.split())}”", "subtitle")
 
 
 def _riasec(doc: PdfDocument, scores: Mapping[str, int], evidence: Mapping[str, list[str]], lang: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 from pipelines.core.markup import escape_markdown
 from pipelines.core.text import Phrasebook, join_items
 from pipelines.ican.occupations import occupation_by_code, skill_names, skills_vocabulary
+from pipelines.ican.resume import flagged_note
 from pipelines.ican.riasec import type_name
 from pipelines.ican.schemas import RIASEC
 
@@ -66,6 +67,8 @@ SAY = Phrasebook({
     "forced": ("> 注：对话信息还不完整（{missing}），结果仅供参考，补充后可以重新分析。", "> Note: the conversation "
                "left gaps ({missing}); treat the results as a first view and re-run the analysis once they are filled."),
     "resume_issue": ("> 简历未被使用：{issue}", "> The resume was not used: {issue}"),
+    "flagged": ("> 注：{note}", "> Note: {note}"),
+    "flag": ("已标记", "flagged"),
     "waiting": ("_报告尚未生成：向导还在收集信息（已收到来访者 {turns} 条消息）。_",
                 "_No report yet: the guide is still collecting information ({turns} client messages so far)._"),
 })
@@ -142,6 +145,18 @@ def write_report(state: Mapping[str, Any]) -> str:
               SAY("step2", lang, name=type_name(code[0], lang) if code else ""), SAY("step3", lang),
               SAY("step4", lang)]
     return "\n".join(lines).strip() + "\n"
+
+
+def with_flagged_note(text: str, state: Mapping[str, Any]) -> str:
+    """The report, whoever wrote it, with the note on the resume's passages that were not used, each quoted as
+    text (escaped, so nothing in it formats or links) and marked flagged."""
+    flagged = [p for p in state.get("resume_flagged") or [] if isinstance(p, Mapping) and p.get("text")]
+    if not flagged:
+        return text
+    lang = state.get("language") or "en"
+    lines = ["", SAY("flagged", lang, note=flagged_note(len(flagged), lang))]
+    lines += [f"> - ⚠ {SAY('flag', lang)}: “{_md(' '.join(str(p['text']).split()))}”" for p in flagged]
+    return text.rstrip() + "\n" + "\n".join(lines) + "\n"
 
 
 def build_report(state: Mapping[str, Any]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipelines.core.resume_files import (  # noqa: F401 - iCan's pages and tests read them from here
@@ -13,6 +13,7 @@ from pipelines.core.resume_files import (  # noqa: F401 - iCan's pages and tests
     not_a_resume_reason, read_resume,
 )
 from pipelines.core.resume_files import DATE_RANGE as _DATE_RANGE
+from pipelines.core.guardrails.document_scan import flagged_count_message, scan_document
 from pipelines.ican.occupations import client_skills, skill_names
 from pipelines.ican.education import DEGREE_RANK, degree_in, field_after_degree, mentions_degree
 from pipelines.ican.offline import extract_basic_info, years_of_experience
@@ -59,6 +60,21 @@ def _experience(lines: list[str]) -> tuple[list[ExperienceEntry], float | None]:
         summary = lines[i + 1] if i + 1 < len(lines) and not _DATE_RANGE.search(lines[i + 1]) else None
         entries.append(ExperienceEntry(title=title, organization=organization, period=match.group(0), summary=summary))
     return entries[:8], (years or None)
+
+
+def screen(resume_text: str, flagged: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The resume as the engines may read it: `resume_text` without the passages that read like instructions to an
+    AI, and `resume_flagged` listing them (with what was found) after those flagged before. The parser, the RIASEC
+    evidence, the report and the PDF only ever see the clean text."""
+    scanned = scan_document(resume_text or "")
+    return {"resume_text": scanned.clean if scanned else resume_text or "",
+            "resume_flagged": [*flagged, *(p.to_dict() for p in scanned.flagged)]}
+
+
+def flagged_note(count: int, lang: str) -> str:
+    """What the page, the report and the PDF say about the resume's passages left out."""
+    return (f"简历中有 {count} 段文字像是写给 AI 的指令，未被使用。" if lang == "zh"
+            else flagged_count_message(count, "the resume"))
 
 
 def _lines(resume_text: str) -> list[str]:

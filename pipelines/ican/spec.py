@@ -43,7 +43,7 @@ def input_issue(initial: Mapping[str, Any]) -> str | None:
 def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
     """`{"raw_input": "<the client's first message>"}`, optionally with `resume_text` or `resume_file`, and the
     session's `language` (else the first message's)."""
-    from pipelines.ican.resume import looks_like_resume, not_a_resume_message
+    from pipelines.ican.resume import looks_like_resume, not_a_resume_message, screen
 
     data = validate_input(RunInput, raw, "iCan")
     state: dict[str, Any] = {
@@ -60,6 +60,8 @@ def make_input(raw: Mapping[str, Any], thread_id: str) -> dict[str, Any]:
         ok = looks_like_resume(data.resume_text)
         state.update(resume_text=data.resume_text if ok else "", resume_name=data.resume_name or "pasted resume",
                      resume_issue="" if ok else not_a_resume_message("The pasted text"))
+    if state.get("resume_text"):  # every resume goes through the documents' scan before anything reads it
+        state.update(screen(state["resume_text"]))
     return state
 
 
@@ -98,13 +100,13 @@ SPEC = PipelineSpec(
     ),
     field_order=("session_id", "raw_input", "conversation_history", "needs_more_info", "current_agent", "progress",
                  "language", "collected_info", "missing_fields", "emotion_state", "client_turns", "guide_loop_count",
-                 "resume_name", "resume_issue", "resume_text", "structured_profile", "riasec_scores", "riasec_evidence",
-                 "holland_code", "career_matches", "target_match", "final_report"),
+                 "resume_name", "resume_issue", "resume_text", "resume_flagged", "structured_profile", "riasec_scores",
+                 "riasec_evidence", "holland_code", "career_matches", "target_match", "final_report"),
     done_message="The session is complete: the Results tab has the RIASEC profile, the matches, the report and the PDF.",
     pdf=lazy("pipelines.ican.pdf_report", "ican_pdf"),
     run_title=run_title,
     field_rules={**input_field_rules(RunInput, "raw_input", "resume_text", "resume_name"),
                  "language": Literal["en", "zh"]},
     settings_model=ICanSettings,
-    personal_fields=("raw_input", "conversation_history", "resume_text"),
+    personal_fields=("raw_input", "conversation_history", "resume_text", "resume_flagged"),
 )

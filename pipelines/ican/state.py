@@ -70,6 +70,7 @@ class ICanInput(TypedDict, total=False):
     resume_text: str
     resume_name: str
     resume_issue: str
+    resume_flagged: list[dict[str, Any]]
     language: str
     progress: int
     client_turns: int
@@ -87,6 +88,9 @@ class ICanWorkflowState(TypedDict, total=False):
     resume_text: str
     resume_name: str
     resume_issue: str
+    # Passages of the resume that read like instructions to an AI ({"text", "reasons"}): left out of resume_text,
+    # shown to the counselor as flagged text, never used as evidence.
+    resume_flagged: list[dict[str, Any]]
     structured_profile: dict[str, Any]
     riasec_scores: dict[str, int]
     riasec_evidence: dict[str, list[str]]

@@ -58,11 +58,13 @@ def _roles(resume: str, limit: int = 3) -> list[str]:
 def candidate_summary(person: Candidate, lang: str, services: Any) -> tuple[str, bool]:
     """A resume summary from the data, and whether the resume carries instructions to an AI (quoted as data,
     never followed: the summary then says so)."""
-    from pipelines.core.guardrails import detect_injection
+    from pipelines.core.guardrails.document_scan import scan_document
     from pipelines.recruiter.skills import vocabulary
 
     vocab = vocabulary()
-    skills = sorted({vocab.display(s, lang) for s in vocab.extract(person.resume_text)} |
+    scanned = scan_document(person.resume_text)  # the summary is written from the passages that were not flagged
+    resume = scanned.clean
+    skills = sorted({vocab.display(s, lang) for s in vocab.extract(resume)} |
                     {s for s in person.skills})
     lines = [f"{person.name} ({person.id})"]
     facts = []
@@ -74,17 +76,17 @@ def candidate_summary(person: Candidate, lang: str, services: Any) -> tuple[str,
         lines.append(("; " if lang != "zh" else "；").join(facts))
     if skills:
         lines.append(t(lang, "Skills: ", "技能：") + ", ".join(skills[:15]))
-    roles = _roles(person.resume_text)
+    roles = _roles(resume)
     if roles:
         lines.append(t(lang, "Recent roles:", "近期经历："))
         lines.extend(f"  · {role}" for role in roles)
-    education = [line for line in person.resume_text.splitlines()
+    education = [line for line in resume.splitlines()
                  if re.search(r"\b(?:B\.?Sc|BSc|BA|MSc|M\.?S\.|MBA|PhD|Bachelor|Master)\b|本科|学士|硕士|博士|大专", line)]
     if education:
         lines.append(t(lang, "Education: ", "教育：") + clip(education[0].strip(" -•·"), 140))
     if person.source_file:
         lines.append(t(lang, f"Resume file: {person.source_file}", f"简历文件：{person.source_file}"))
-    flagged = bool(detect_injection(person.resume_text, source="document"))
+    flagged = bool(scanned)
     if flagged:
         lines.append(t(lang, "Note: this resume contains text addressed to an AI system. It was treated as data and "
                              "not followed; review the resume yourself.",

@@ -39,7 +39,6 @@ def _read(path_text: str) -> tuple[str, Path]:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from pipelines.core.guardrails.injection import detect_injection
     from pipelines.recruiter.importing import candidates_from_text, flag_injected, jobs_from_text
     from pipelines.recruiter.services import open_store
     from pipelines.core.guardrails.log import GuardrailLog
@@ -55,11 +54,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         text, path = _read(path_text)
         if kind == "jobs":
             report = jobs_from_text(text, path.name)
-            flagged = flag_injected(report, lambda job: job.description, lambda doc: detect_injection(doc, source="document"))
+            flagged = flag_injected(report, lambda job: job.description)
             report.inserted, report.updated = store.upsert_jobs(report.rows, source=path.name)
         else:
             report = candidates_from_text(text, path.name, path.parent)
-            flagged = flag_injected(report, lambda c: c.resume_text, lambda doc: detect_injection(doc, source="document"))
+            flagged = flag_injected(report, lambda c: c.resume_text)
             report.inserted, report.updated = store.upsert_candidates(report.rows, source=path.name)
         for row_id, findings in flagged:
             log.write(findings, context={"import": path.name, kind[:-1]: row_id})

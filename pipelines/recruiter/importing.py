@@ -189,14 +189,15 @@ def candidates_from_text(text: str, name: str, base_dir: Path | None) -> ImportR
     return report
 
 
-def flag_injected(report: ImportReport, text_of: Callable[[Any], str],
-                  scan: Callable[[str], list[Any]]) -> list[tuple[str, list[Any]]]:
-    """Scan each row's document for injected instructions; the rows still go in (the data is the recruiter's),
-    but are named in the report and their findings returned for the guardrail log."""
+def flag_injected(report: ImportReport, text_of: Callable[[Any], str]) -> list[tuple[str, list[Any]]]:
+    """Each row's document through the documents' scan; the rows still go in (the data is the recruiter's), but
+    are named in the report and their findings returned for the guardrail log."""
+    from pipelines.core.guardrails.document_scan import scan_document
+
     flagged = []
     for row in report.rows:
-        findings = scan(text_of(row))
-        if findings:
+        scanned = scan_document(text_of(row))
+        if scanned:
             report.flagged.append(row.id)
-            flagged.append((row.id, findings))
+            flagged.append((row.id, list(scanned.findings)))
     return flagged

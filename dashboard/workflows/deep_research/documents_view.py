@@ -13,7 +13,7 @@ from pipelines.core.errors import InvalidInput
 from pipelines.core.markup import escape_markdown
 from pipelines.deep_research.documents import MAX_DOCUMENT_MB, SUFFIXES, DocumentError, check_size
 from pipelines.deep_research.indexing import FileResult, IndexJob, IndexJobs, add_files
-from pipelines.deep_research.library import UPLOADS, DocumentInfo, ResearchLibrary, check_collection_name
+from pipelines.deep_research.library import UPLOADS, DocumentInfo, ResearchLibrary, check_collection_name, hidden_note
 from pipelines.deep_research.shipped import SHIPPED_TITLES
 
 __all__ = ["FLAG_NOTE", "KEY", "NEW_COLLECTION", "UPLOAD_LIMIT", "add_files", "render_documents_page"]
@@ -37,9 +37,10 @@ def index_jobs() -> IndexJobs:
 
 def documents_table(documents: Sequence[DocumentInfo]) -> pd.DataFrame:
     return pd.DataFrame([{"File": d.name, "Title": d.title, "Type": d.kind, "Pages": d.pages, "Chunks": d.chunks,
-                          "Flagged passages": d.flagged, "Added": d.added_at[:16].replace("T", " ")}
+                          "Flagged passages": d.flagged, "Hidden dropped": d.hidden,
+                          "Added": d.added_at[:16].replace("T", " ")}
                          for d in documents],
-                        columns=["File", "Title", "Type", "Pages", "Chunks", "Flagged passages", "Added"])
+                        columns=["File", "Title", "Type", "Pages", "Chunks", "Flagged passages", "Hidden dropped", "Added"])
 
 
 def collection_label(name: str) -> str:
@@ -187,7 +188,8 @@ def render_results(collection: str) -> None:
             st.warning(escape_markdown(f"Skipped {r.name}: {r.reason}"))
             continue
         verb = "Replaced the earlier copy of" if r.replaced else "Added"
-        st.success(escape_markdown(f"{verb} {r.name}: {r.chunks} chunk(s), {r.pages} page(s)."))
+        hidden = f", {hidden_note(r.hidden)} (text a browser would not show, never read)" if r.hidden else ""
+        st.success(escape_markdown(f"{verb} {r.name}: {r.chunks} chunk(s), {r.pages} page(s){hidden}."))
         if r.flagged:
             reasons = " ".join(reason if reason.endswith(".") else reason + "." for reason in r.flag_reasons)
             st.warning(escape_markdown(f"{r.name}: the guardrails flagged {r.flagged} passage(s) that try to instruct "
@@ -222,19 +224,26 @@ def render_documents(library: ResearchLibrary, collection: str, documents: Seque
     if not documents:
         st.info("No documents in this collection yet.")
         return
+    hidden = sum(d.hidden for d in documents)
     st.caption(f"{len(documents)} document(s), {sum(d.chunks for d in documents)} chunk(s), "
-               f"{sum(d.flagged for d in documents)} flagged passage(s).")
+               f"{sum(d.flagged for d in documents)} flagged passage(s)" + (f", {hidden_note(hidden)}." if hidden else "."))
     small = {name: st.column_config.NumberColumn(width="small") for name in ("Pages", "Chunks")}
     st.dataframe(documents_table(documents), hide_index=True, key=KEY + "table", column_config={
         "File": st.column_config.TextColumn(width="medium"), "Type": st.column_config.TextColumn(width="small"),
         **small, "Flagged passages": st.column_config.NumberColumn("Flagged", width="small",
                                                                    help="Passages the guardrails flagged"),
+        "Hidden dropped": st.column_config.NumberColumn(
+            "Hidden dropped", width="small", help="Passages of hidden HTML (invisible elements, comments) that were "
+                                                  "dropped before indexing: the engines never read them"),
         "Added": st.column_config.TextColumn("Added (UTC)", width="medium")})
     by_id = {d.doc_id: d for d in documents}
     if st.session_state.get(KEY + "document") not in by_id:
         st.session_state.pop(KEY + "document", None)  # deleted, or another collection's
     doc_id = st.selectbox("Document", list(by_id), key=KEY + "document",
                           format_func=lambda i: f"{by_id[i].name} — {by_id[i].title}" if by_id[i].title else by_id[i].name)
+    if by_id[doc_id].hidden:
+        st.caption(escape_markdown(f"{by_id[doc_id].name}: {by_id[doc_id].hidden_note} (text a browser would not "
+                                   "show: invisible elements and comments, never read)."))
     render_preview(library, collection, by_id[doc_id])
     if deletable:
         render_delete(library, collection, by_id[doc_id])

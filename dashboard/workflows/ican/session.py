@@ -16,7 +16,7 @@ from pipelines.core.spec import PipelineSpec
 from pipelines.core.runtime.outcomes import PendingInterrupt
 from pipelines.core.runtime.session import Session
 from pipelines.ican.state import CLIENT_MESSAGE, MAX_CLIENT_TURNS
-from pipelines.ican.resume import MAX_RESUME_BYTES, ResumeFileError, read_resume
+from pipelines.ican.resume import MAX_RESUME_BYTES, ResumeFileError, flagged_note, read_resume, screen
 from pipelines.ican.schemas import MAX_MESSAGE_CHARS, too_long_message
 
 KEY = "ican"
@@ -117,9 +117,24 @@ def _progress(values: Mapping[str, Any]) -> None:
     st.progress(min(max(progress, 0), 100) / 100, text=f"{progress} % — {stage_label(max(progress, 0))}")
 
 
+def render_flagged(values: Mapping[str, Any]) -> None:
+    """The resume's passages that read like instructions to an AI: said once, then each shown as written (as text,
+    never formatted), flagged. None of them reached the profile, the evidence or the report."""
+    flagged = [p for p in values.get("resume_flagged") or [] if isinstance(p, Mapping) and p.get("text")]
+    if not flagged:
+        return
+    st.warning(f"{flagged_note(len(flagged), 'en')} They are kept below as text, never followed and never used as "
+               "evidence.", icon=":material/gpp_maybe:")
+    for passage in flagged:
+        reasons = " ".join(str(r) for r in passage.get("reasons") or [])
+        st.caption(escape_markdown(f"⚠ Flagged passage. {reasons}".strip(), line_breaks=False))
+        st.code(str(passage["text"]), language=None, wrap_lines=True)
+
+
 def _resume_box(session: Session, values: Mapping[str, Any]) -> bool:
     if values.get("resume_name") and not values.get("resume_issue"):
         st.caption(f":material/description: Resume attached: {escape_markdown(values['resume_name'])}")
+        render_flagged(values)
         return False
     if values.get("resume_issue"):
         st.warning(escape_markdown(values["resume_issue"]))
@@ -134,7 +149,8 @@ def _resume_box(session: Session, values: Mapping[str, Any]) -> bool:
             st.error(f"{escape_markdown(error)}. Nothing was attached; the session goes on as it was.")
             return False
         # Written as if the guide had received it; the client's turn is then asked again, so nothing is lost.
-        session.edit_state({"resume_text": text, "resume_name": upload.name, "resume_issue": ""}, as_node="guide_node")
+        # Through the documents' scan first, as a resume given at the start is.
+        session.edit_state({**screen(text), "resume_name": upload.name, "resume_issue": ""}, as_node="guide_node")
         run_on(session, CHAT)
         st.session_state[FLASH] = ("success", f"Resume {upload.name} attached; the resume parser will read it.")
         return True

@@ -19,7 +19,6 @@ import streamlit as st
 
 from dashboard.workflows.recruiter import stores
 from pipelines.core.file_errors import unreadable_reason
-from pipelines.core.guardrails.injection import detect_injection
 from pipelines.core.markup import escape_markdown
 from pipelines.recruiter.importing import (MAX_IMPORT_BYTES, CandidateRow, ImportReport, JobRow, flag_injected,
                                            jobs_from_text, parse_rows)
@@ -98,10 +97,6 @@ def candidates_from_upload(upload: Upload) -> ImportReport:
     return report
 
 
-def _scan(document: str) -> list[Any]:
-    return detect_injection(document, source="document")
-
-
 def split_error(error: str) -> tuple[int | None, str]:
     """"line 7: id: Field required" → (7, "id: Field required")."""
     match = _LINE_ERROR.match(error)
@@ -115,11 +110,11 @@ def import_uploads(store: RecruitingStore, uploads: list[Upload]) -> list[dict[s
     for upload in uploads:
         if upload.kind == "jobs":
             report = jobs_from_text(upload.text, upload.name)
-            flagged = flag_injected(report, lambda job: job.description, _scan)
+            flagged = flag_injected(report, lambda job: job.description)
             report.inserted, report.updated = store.upsert_jobs(report.rows, source=upload.name)
         else:
             report = candidates_from_upload(upload)
-            flagged = flag_injected(report, lambda person: person.resume_text, _scan)
+            flagged = flag_injected(report, lambda person: person.resume_text)
             report.inserted, report.updated = store.upsert_candidates(report.rows, source=upload.name)
         for row_id, findings in flagged:
             log.write(findings, context={"import": upload.name, upload.kind[:-1]: row_id})

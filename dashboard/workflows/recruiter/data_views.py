@@ -17,7 +17,7 @@ from dashboard.workflows.recruiter.data_effects import render_calendar_tab, rend
     rerun_saying, show_flash
 from dashboard.workflows.recruiter.data_import import render_import_tab
 from pipelines.core.guardrails.findings import CHECKS, check_label
-from pipelines.core.guardrails.injection import detect_injection
+from pipelines.core.guardrails.document_scan import scan_document
 from pipelines.core.markup import escape_markdown
 from pipelines.recruiter.records import APPLICATION_STATUSES
 from pipelines.recruiter.store import RecruitingStore
@@ -50,7 +50,7 @@ def injection_reasons(document: str) -> tuple[str, ...]:
     digest = hashlib.blake2b(document.encode("utf-8", "replace"), digest_size=16).digest()
     reasons = _REASONS.get(digest)
     if reasons is None:
-        reasons = tuple(dict.fromkeys(f.message for f in detect_injection(document, source="document")))
+        reasons = scan_document(document).reasons
         if len(_REASONS) >= _REASONS_MAX:
             _REASONS.clear()
         _REASONS[digest] = reasons

@@ -9,7 +9,7 @@ from typing import Any, TypedDict
 from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
-from pipelines.core.guardrails.injection import detect_injection
+from pipelines.core.guardrails.document_scan import scan_document
 from pipelines.recruiter.agents.wiring import linear_agent
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.state import RecruiterContext
@@ -64,7 +64,7 @@ def score_and_explain(state: MatchingAgentState, runtime: Runtime[RecruiterConte
     shortlist, notes = [], list(state.get("matching_notes") or [])
     for rank_no, match in enumerate(state.get("ranked") or [], 1):
         person = store.candidate(match["candidate_id"])
-        flagged = bool(person and detect_injection(person.resume_text, source="document"))
+        flagged = bool(person and scan_document(person.resume_text))
         shortlist.append({"rank": rank_no, "candidate_id": match["candidate_id"], "name": match["name"],
                           "score": round(match["score"], 3), "parts": {k: round(v, 3) for k, v in match["parts"].items()},
                           "reasons": list(match["reasons"]), "missing_skills": list(match["missing_skills"]),

@@ -91,6 +91,8 @@ class PlannerState(PlannerInput, PlannerOutput, total=False):
     handoff_to: str
     interviews: list[dict[str, Any]]
     scheduling_notes: list[str]
+    released_events: list[str]  # bookings cancelled because their invitation did not go out
+    release_notes: list[str]
     proposals: list[dict[str, Any]]
     applied: list[dict[str, Any]]
     pipeline_notes: list[str]

@@ -47,6 +47,7 @@ class ChatState(ChatInput, ChatOutput, total=False):
     pii_types: list[str]
     llm_output: str
     model_calls: int
+    refused: list[str]  # what the guardrails refused of the request, said at the end of the reply
 
 
 class PlannerInput(ChatInput, total=False):

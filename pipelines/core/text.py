@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 LANGUAGE_NAMES = {"zh": "Simplified Chinese", "en": "English"}  # a language code as prompts name it
@@ -81,3 +82,15 @@ class Phrasebook:
 def clip(text: str, limit: int) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line_name(name: str) -> str:
+    """A person's name as the data keeps it: compatibility forms folded (full-width letters, ligatures), every run
+    of white space (line breaks, tabs, U+2028, no-break spaces) one space, no ends. The import stores names so and
+    the checks compare names so, then a name written across lines in a file is the same person in a reply."""
+    return " ".join(unicodedata.normalize("NFKC", str(name or "")).split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: one_line_name, case folded."""
+    return one_line_name(name).casefold()

@@ -18,6 +18,7 @@ from pipelines.core.errors import format_validation_error
 from pipelines.core.file_errors import unreadable_reason
 from pipelines.core.guardrails.pii import EMAIL
 from pipelines.core.resume_files import MAX_RESUME_BYTES, ResumeFileError, read_resume
+from pipelines.core.text import one_line_name
 from pipelines.recruiter.records import Candidate, Job
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
@@ -69,6 +70,8 @@ class CandidateRow(BaseModel):
     location: str | None = Field(default=None, max_length=200)
 
     _lists = field_validator("skills", mode="before")(_split_list)
+    # A name is one line: a line break in a file's cell is layout, and the checks compare names the same way.
+    _one_line = field_validator("name")(one_line_name)
     _blanks = field_validator("email", "phone", "resume_text", "resume_file", "years_experience", "location",
                               mode="before")(_blank_to_none)
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipelines.core.text import name_key
 from pipelines.recruiter.records import Candidate, Job
 
 _ID = re.compile(r"\b[A-Za-z]{1,4}-?\d{1,6}\b")
@@ -37,7 +38,8 @@ def _words(text: str) -> set[str]:
 
 def _name_hits(text: str, people: Sequence[Candidate]) -> list[Candidate]:
     lowered = text.lower()
-    full = [c for c in people if c.name and c.name.lower() in lowered]
+    folded = name_key(text)  # names compare as the import stores them: one line, case folded
+    full = [c for c in people if c.name and name_key(c.name) in folded]
     if full:
         return full
     # a unique first or last name, as a whole word (Latin names only: Chinese given names are too short to trust)

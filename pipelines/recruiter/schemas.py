@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from pipelines.core.text import own_words_language
 
@@ -145,6 +146,14 @@ class EstimatedActions(BaseModel):
     api_calls: int = Field(default=0, ge=0)
 
 
+class Refusal(BaseModel):
+    """A part of the request the guardrails refused (an outside recipient, personal data sent out) and why."""
+
+    model_config = ConfigDict(extra="ignore")
+    check: str = Field(max_length=40)
+    reason: str = Field(max_length=500)
+
+
 class Plan(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
     goal: str = Field(min_length=1, max_length=2000)
@@ -153,6 +162,8 @@ class Plan(BaseModel):
     steps: list[PlanStep] = Field(default_factory=list)
     estimated_actions: EstimatedActions = Field(default_factory=EstimatedActions)
     requires_approval: bool = True
+    # Set by the planner's own checks, never by the model: hidden from the schema the model is given.
+    refusals: SkipJsonSchema[list[Refusal]] = Field(default_factory=list, exclude_if=lambda refusals: not refusals)
 
     @property
     def lang(self) -> str:

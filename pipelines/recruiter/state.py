@@ -47,6 +47,7 @@ class ChatState(ChatInput, ChatOutput, total=False):
     pii_types: list[str]
     llm_output: str
     model_calls: int
+    refused: list[str]  # what the guardrails refused of the request, said at the end of the reply
 
 
 class PlannerInput(ChatInput, total=False):
@@ -91,6 +92,8 @@ class PlannerState(PlannerInput, PlannerOutput, total=False):
     handoff_to: str
     interviews: list[dict[str, Any]]
     scheduling_notes: list[str]
+    released_events: list[str]  # bookings cancelled because their invitation did not go out
+    release_notes: list[str]
     proposals: list[dict[str, Any]]
     applied: list[dict[str, Any]]
     pipeline_notes: list[str]

@@ -93,6 +93,8 @@ def render_drafts_card(pending: PendingInterrupt, action: str | None) -> Any:
             for finding in draft.get("findings") or []:
                 text = finding.get("message") if isinstance(finding, dict) else finding
                 st.caption(f":material/warning: {escape_markdown(text)}")
+            if draft.get("event_id") and not st.session_state.get(card_key(pending, "pick", outbox_id)):
+                st.text("Not sending this invitation releases the interview it belongs to.")
             change = {k: v for k, v, old in (("subject", subject, draft.get("subject")), ("body", body, draft.get("body")))
                       if v != str(old or "")}
             if change:

@@ -92,6 +92,17 @@ def _plan_summary(plan: dict[str, Any], value: dict[str, Any]) -> None:
                                 "agent": "Agent", "mode": "Mode", "action": st.column_config.TextColumn("Action")})
 
 
+def _refusals(pending: PendingInterrupt, plan: dict[str, Any]) -> None:
+    """What the guardrails refused of the request and why, as plain text (the reasons quote the request's address)."""
+    refusals = [r for r in plan.get("refusals") or [] if isinstance(r, dict) and r.get("reason")]
+    if not refusals:
+        return
+    with st.container(border=True, key=f"{PREFIX}_{pending.id}_refusals"):
+        st.markdown(":material/block: **Refused by the guardrails**")
+        for refusal in refusals:
+            st.text(str(refusal["reason"]))
+
+
 def _proposed_change(pending: PendingInterrupt) -> tuple[dict[str, Any] | None, str]:
     """The modify answer the editor holds (None when it changes nothing), or why it cannot be sent."""
     original = list((pending.value.get("plan") or {}).get("steps") or [])
@@ -169,6 +180,7 @@ def render_plan_card(pending: PendingInterrupt, action: str | None) -> Any:
     st.markdown("#### :material/checklist: Plan for your approval")
     st.caption(escape_markdown(value.get("question") or "Approve, modify or cancel the plan?"))
     _plan_summary(value.get("plan") or {}, value)
+    _refusals(pending, value.get("plan") or {})
     at_limit = int(value.get("revisions") or 0) >= int(value.get("max_revisions") or 0) > 0
     if at_limit:
         st.caption("The plan has reached its revision limit: approve or cancel it as it is.")

@@ -10,7 +10,7 @@ Severity = Literal["info", "warning", "blocked"]
 # The checks the validators run; the guardrail log and the UI group findings by these names.
 CHECKS = ("input_injection", "input_jailbreak", "indirect_injection", "input_pii", "input_length",
           "output_safety", "output_hallucination", "output_format", "output_canary_leak", "output_pii", "action_rate_limit",
-          "action_role")
+          "action_role", "action_recipient", "action_personal_data")
 # What each check means to the person who sees its banner or reads the log.
 CHECK_LABELS = {
     "input_injection": "Prompt injection", "input_jailbreak": "Jailbreak attempt",
@@ -19,6 +19,7 @@ CHECK_LABELS = {
     "output_hallucination": "Invented name, id or address", "output_format": "Reply format",
     "output_canary_leak": "System prompt leak", "output_pii": "Personal data in the reply",
     "action_rate_limit": "Action limit", "action_role": "Not allowed for this role",
+    "action_recipient": "Recipient outside the data", "action_personal_data": "Personal data not sent out",
 }
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.normalize import normalize
 from pipelines.core.guardrails.pii import EMAIL, PLACEHOLDER, PiiVault, find_pii
-from pipelines.core.text import has_cjk
+from pipelines.core.text import has_cjk, name_key
 
 MAX_REPLY_CHARS = 12000
 UNKNOWN = {"id": ("[unknown ID]", "[未知编号]"), "email": ("[unknown email]", "[未知邮箱]"),
@@ -115,7 +115,8 @@ _NAME_AFTER_WORD = re.compile(rf"\b(?:[Cc]andidates?|[Aa]pplicants?)\s*[:：]?\s
 def _remove_invented(text: str, zh: int, known_emails: Collection[str], known_names: Collection[str],
                      known_ids: Collection[str], id_pattern: re.Pattern[str] | None) -> tuple[str, list[tuple[str, str]]]:
     invented: list[tuple[str, str]] = []
-    emails, names, ids = _lower(known_emails), {n.casefold() for n in known_names if n}, set(known_ids)
+    # Names compare as the import stores them (one line, folded): "Kevin\nZhou" in a file is "Kevin Zhou" here.
+    emails, names, ids = _lower(known_emails), {name_key(n) for n in known_names if n}, set(known_ids)
     # Only ids shaped like the data's own (the same letter prefix) are checked: "H100" or "ISO9001" are not ids.
     prefixes = {re.match(r"[A-Za-z]*", i).group() for i in ids}
 
@@ -125,7 +126,7 @@ def _remove_invented(text: str, zh: int, known_emails: Collection[str], known_na
     def known_name(name: str) -> bool:
         # The pattern may take in a word before the name ("Candidate Priya Nair", "候选人王磊"): a known name
         # at its end is enough.
-        folded = name.casefold()
+        folded = name_key(name)
         return any(folded == n or folded.endswith(" " + n) or (has_cjk(n) and folded.endswith(n)) for n in names)
 
     for m in _NAME_BEFORE_ID.finditer(text):

@@ -122,10 +122,13 @@ def create_event(state: SchedulingAgentState, runtime: Runtime[RecruiterContext]
             outbox_id = outbox.draft(person.email, subject, body, session_id=state.get("session_id"),
                                      candidate_id=person.id, job_id=job.id, attachment_name=ics_filename(event),
                                      attachment_text=ics_for(event, person, job, interviewer))
+            calendar.attach_outbox(event.id, outbox_id)
             to, body = services.store.mask_pii(state.get("session_id") or "", person.email, body)
+            # The booking travels with its invitation: an invitation that is not sent releases it (supervisor).
             invitations.append({"candidate_id": person.id, "name": person.name, "outbox_id": outbox_id, "ok": True,
-                                "to": to, "subject": subject, "body": body,
-                                "findings": [], "attachment": ics_filename(event)})
+                                "to": to, "subject": subject, "body": body, "findings": [],
+                                "attachment": ics_filename(event), "event_id": event.id,
+                                "start": event.local_start.isoformat(), "timezone": event.timezone})
         booked.append({"event_id": event.id, "candidate_id": person.id, "name": person.name,
                        "interviewer": interviewer.name, "start": event.local_start.isoformat(),
                        "timezone": event.timezone, "outbox_id": outbox_id})

@@ -23,6 +23,7 @@ from pipelines.recruiter import offline
 from pipelines.recruiter.actions import keyword_action, run_action
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.prompts import CHAT
+from pipelines.recruiter.refusals import as_findings, request_refusals
 from pipelines.recruiter.resolve import find_mentions
 from pipelines.recruiter.schemas import Action
 from pipelines.recruiter.state import ChatState, RecruiterContext
@@ -88,10 +89,14 @@ def input_guard(state: ChatState, runtime: Runtime[RecruiterContext]) -> dict[st
         logged.append(Finding(check="input_pii", severity="warning",
                               message=f"Personal data was masked before any model or log saw it: "
                                       f"{', '.join(state['pii_types'])}."))
+    refusals = request_refusals(message, services, policy, session_id=state.get("session_id") or "",
+                                user_id=state.get("user_id") or "", lang=lang)
+    logged.extend(as_findings(refusals))  # an outside address: refused in the reply too (finalize)
     findings = findings_as_state(logged)
     services.log.write(logged, workflow_id=_thread_id(), session_id=state.get("session_id"),
                        user_id=state.get("user_id"), context={"node": "input_guard"})
     update: dict[str, Any] = {"input_verdict": verdict.verdict, "guardrail_findings": findings,
+                              "refused": [t(lang, f"Refused: {r.reason}", f"已拒绝：{r.reason}") for r in refusals],
                               "masked_message": verdict.redacted if verdict.verdict != "block" else ""}
     if verdict.verdict == "block":
         over_long = any(f.check == "input_length" for f in verdict.findings)
@@ -191,6 +196,7 @@ def finalize(state: ChatState, runtime: Runtime[RecruiterContext]) -> dict[str, 
     """Save the turn to the session's messages (the store keeps them masked, as the state does) and close the turn."""
     services = runtime.context.services
     session_id = state.get("session_id") or ""
+    reply = "\n\n".join(part for part in (state.get("reply") or "", "\n".join(state.get("refused") or [])) if part)
     services.store.add_message(session_id, "user", state.get("message") or "", _thread_id())
-    services.store.add_message(session_id, "assistant", state.get("reply") or "", _thread_id())
-    return {"reply": state.get("reply") or "", "blocked": bool(state.get("blocked"))}
+    services.store.add_message(session_id, "assistant", reply, _thread_id())
+    return {"reply": reply, "blocked": bool(state.get("blocked"))}

@@ -17,9 +17,10 @@ from pipelines.recruiter.labels import step_line
 from pipelines.recruiter.nodes.chat import findings_as_state, language_of
 from pipelines.recruiter.nodes.router import save_turn, thread_id
 from pipelines.recruiter.plan import offline_plan, validate_plan
-from pipelines.recruiter.plan_edit import _count_in, apply_decision, diff_lines, requested_count
+from pipelines.recruiter.plan_edit import _count_in, _cut_emails, _touches_email, apply_decision, diff_lines, requested_count
 from pipelines.recruiter.plan_store import PlanStore
 from pipelines.recruiter.prompts import GENERATE_PLAN
+from pipelines.recruiter.refusals import as_findings, request_refusals
 from pipelines.recruiter.resolve import find_mentions
 from pipelines.recruiter.schemas import Plan, PlanDecision
 from pipelines.recruiter.state import PLAN_APPROVAL, PlannerState, RecruiterContext
@@ -50,7 +51,7 @@ def generate_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> di
             "recruiter_plan", Plan, GENERATE_PLAN.format_messages(message=message, job_id=found["job_id"] or "none",
                                                                   language="Chinese" if lang == "zh" else "English"),
             offline=offline), lambda failure: offline())
-    plan = plan.renumbered()
+    plan, findings = _refuse(plan.renumbered(), state, ctx, lang)
     plan_id = PlanStore(ctx.services.store.engine).save(plan, state.get("session_id") or "", state.get("user_id") or "")
     workflow_id = ctx.services.store.start_workflow(
         state.get("session_id") or "", user_id=state.get("user_id") or "recruiter", workflow_type=plan.workflow_type,
@@ -59,7 +60,24 @@ def generate_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> di
             "workflow_type": plan.workflow_type, "plan_revisions": 0,
             "max_plan_revisions": ctx.policy.plan_revisions, "plan_diff": [], "language": lang, "cursor": 0,
             "last_agent": "", "top": _count_in(plan), "batch_id": plan_id, "drafts": [], "candidate_ids": [],
-            "guardrail_findings": [], "blocked": False, "action": None, "plan_status": "pending"}
+            "guardrail_findings": findings_as_state(findings), "blocked": False, "action": None, "plan_status": "pending"}
+
+
+def _refuse(plan: Plan, state: PlannerState, ctx: RecruiterContext, lang: str) -> tuple[Plan, list[Any]]:
+    """The plan with the refusals its request needs (the planner's own check, whoever wrote the plan): an address
+    that is no candidate's or the team's, personal identifiers sent out. The e-mails asked for would go there or
+    carry that data, so the plan's e-mail steps go too, rather than turning into e-mails nobody asked for. Each
+    refusal is written to the guardrail log."""
+    session_id = state.get("session_id") or ""
+    refusals = request_refusals(state.get("message") or "", ctx.services, ctx.policy, session_id=session_id,
+                                user_id=state.get("user_id") or "", lang=lang)
+    if refusals:
+        plan = _cut_emails(plan, 0)
+        plan = plan.with_steps([step for step in plan.steps if not _touches_email(step)])
+    findings = as_findings(refusals)
+    ctx.services.log.write(findings, workflow_id=thread_id(), session_id=session_id, user_id=state.get("user_id"),
+                           context={"node": "generate_plan"})
+    return plan.model_copy(update={"refusals": refusals}), findings
 
 
 def check_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict[str, Any]:
@@ -83,14 +101,16 @@ def present_plan(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dic
     """The plan preview (the seed's `plan_preview` event): its steps, agents, estimates, what validation cut."""
     lang, plan = state.get("language") or "en", Plan.model_validate(state["plan"])
     first = not state.get("plan_revisions") and state.get("plan_decision") is None
+    refused = [t(lang, f"Refused: {r.reason}", f"已拒绝：{r.reason}") for r in plan.refusals]
     if state.get("plan_status") == "rejected":
-        reply = t(lang, "This plan cannot run: ", "这个计划无法执行：") + " ".join(state.get("plan_reasons") or [])
+        reply = "\n".join([t(lang, "This plan cannot run: ", "这个计划无法执行：") + " ".join(state.get("plan_reasons") or []),
+                           *refused])
         save_turn(runtime.context.services, state, reply, user=first)
         return {"reply": reply}
     emails, calls = plan.estimated_actions.emails, plan.estimated_actions.api_calls
     lines = [t(lang, f"Plan: {plan.goal}", f"计划：{plan.goal}"), *(step_line(step, lang) for step in plan.steps),
              t(lang, f"Estimated: {emails} email(s), {calls} model call(s).", f"预计：{emails} 封邮件，{calls} 次模型调用。")]
-    lines += [*(state.get("plan_reasons") or []), *(state.get("plan_notes") or [])]
+    lines += [*refused, *(state.get("plan_reasons") or []), *(state.get("plan_notes") or [])]
     if state.get("plan_diff"):
         lines += [t(lang, "Changes:", "改动："), *state["plan_diff"]]
     lines.append(t(lang, "Approve, modify or cancel the plan.", "请批准、修改或取消这个计划。"))

@@ -14,6 +14,7 @@ from pipelines.recruiter.answers import t
 from pipelines.recruiter.intent import keyword_intent
 from pipelines.recruiter.nodes.chat import language_of
 from pipelines.recruiter.prompts import CLASSIFY_INTENT
+from pipelines.recruiter.refusals import PERSONAL_DATA, request_refusals
 from pipelines.recruiter.schemas import WORKFLOW_TYPES, IntentDecision
 from pipelines.recruiter.state import RecruiterContext, RouterState
 
@@ -109,6 +110,13 @@ def classify_intent(state: RouterState, runtime: Runtime[RecruiterContext]) -> d
     ctx, message = runtime.context, state.get("message") or ""
     if detect_injection(message[:ctx.policy.max_input_chars]) or len(message) > ctx.policy.max_input_chars:
         return {"intent": "chat", "intent_source": "guard", "intent_reasoning": "the input guard decides on this"}
+    refusals = request_refusals(message, ctx.services, ctx.policy, session_id=state.get("session_id") or "",
+                                user_id=state.get("user_id") or "")
+    if any(r.check == PERSONAL_DATA for r in refusals):
+        # Personal data to be sent out: the planner refuses it visibly, on its plan card, in the chat and in the
+        # guardrail log (the chat would draft around it). An outside address alone the chat refuses itself.
+        return {"intent": "plan", "workflow_type": "", "intent_source": "guard",
+                "intent_reasoning": "a request to send where the guardrails refuse: the planner says what and why"}
     decision = keyword_intent(message)
     source = "keywords"
     if decision is None and not ctx.gateway.is_offline:

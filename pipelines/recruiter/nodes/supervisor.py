@@ -15,6 +15,7 @@ from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.pii import PiiVault
 from pipelines.core.guardrails.output_validator import validate_output_text
 from pipelines.recruiter.answers import stage_name, t
+from pipelines.recruiter.calendar_events import InterviewCalendar
 from pipelines.recruiter.nodes.chat import findings_as_state
 from pipelines.recruiter.nodes.router import thread_id
 from pipelines.recruiter.outbox import Outbox, smtp_sender
@@ -131,11 +132,33 @@ def aggregate_results(state: PlannerState, runtime: Runtime[RecruiterContext]) -
             dropped.append(draft["outbox_id"])
     if dropped:
         outbox.discard(dropped)
+    released = release_bookings(state, [d for d in _pending(state) if d["outbox_id"] in dropped], services.store.engine,
+                                t(lang, "a check refused it", "未通过检查"))
     services.log.write(findings, workflow_id=thread_id(), session_id=state.get("session_id"), user_id=state.get("user_id"),
                        context={"node": "aggregate_results"})
-    summary = _summary(state, lang)
-    return {"decided_ids": [*(state.get("decided_ids") or []), *dropped], "summary": summary,
+    summary = _summary({**state, **released}, lang)
+    return {"decided_ids": [*(state.get("decided_ids") or []), *dropped], "summary": summary, **released,
             "guardrail_findings": list(state.get("guardrail_findings") or []) + findings_as_state(findings)}
+
+
+def release_bookings(state: PlannerState, unsent: list[dict[str, Any]], engine: Any, why: str) -> dict[str, Any]:
+    """An interview and its invitation stand or fall together: the bookings of invitations that will not go out
+    (discarded by a check, or left out at the final approval) are cancelled, and a note names each one. A kept
+    booking nobody was told of would hold the interviewer's time for a candidate who does not know of it; the
+    recruiter books again in one step once the cause is fixed."""
+    lang = state.get("language") or "en"
+    calendar, notes, events = InterviewCalendar(engine), list(state.get("release_notes") or []), []
+    for draft in unsent:
+        if not draft.get("event_id") or not calendar.cancel(draft["event_id"]):
+            continue
+        events.append(draft["event_id"])
+        when, who = _when(draft.get("start") or "", draft.get("timezone") or ""), draft.get("name") or draft["candidate_id"]
+        notes.append(t(lang, f"The interview with {who} on {when} was released and no invitation was sent ({why}): "
+                             "schedule it again if it should stay.",
+                       f"与 {who} 在 {when} 的面试已释放，未发送邀请（{why}）：如需保留，请重新安排。"))
+    if not events:
+        return {}
+    return {"released_events": [*(state.get("released_events") or []), *events], "release_notes": notes}
 
 
 def _summary(state: PlannerState, lang: str) -> list[str]:
@@ -149,7 +172,8 @@ def _summary(state: PlannerState, lang: str) -> list[str]:
         lines.append(t(lang, f"Drafts: {ok} of {total} written.", f"邮件草稿：{total} 封中完成 {ok} 封。"))
     if state.get("sent"):
         lines.append(state["sent"]["summary"])
-    for item in state.get("interviews") or []:
+    released = set(state.get("released_events") or [])
+    for item in [i for i in state.get("interviews") or [] if i.get("event_id") not in released]:
         when = _when(item["start"], item.get("timezone") or "")
         lines.append(t(lang, f"Interview: {item['name']} with {item['interviewer']} on {when}",
                        f"面试：{item['name']}，面试官 {item['interviewer']}，时间 {when}"))
@@ -162,7 +186,7 @@ def _summary(state: PlannerState, lang: str) -> list[str]:
         change = (f"{who} ({item['candidate_id']})" if who else item["candidate_id"]) + \
             f" → {stage_name(item['to_status'], lang)}"
         lines.append(t(lang, f"Status: {change}", f"状态：{change}"))
-    for key in ("jd_notes", "resume_notes", "matching_notes", "scheduling_notes", "pipeline_notes"):
+    for key in ("jd_notes", "resume_notes", "matching_notes", "scheduling_notes", "pipeline_notes", "release_notes"):
         lines.extend(state.get(key) or [])
     return lines or [t(lang, "The plan is done.", "计划已完成。")]
 
@@ -221,7 +245,9 @@ def send_emails(state: PlannerState, runtime: Runtime[RecruiterContext]) -> dict
     for start in range(0, len(approved), policy.batch_cap):
         reports.append(outbox.send(approved[start:start + policy.batch_cap], sender, services.limiter).summary(lang))
     summary = "; ".join(reports) if reports else t(lang, "No email was approved.", "没有批准任何邮件。")
+    released = release_bookings(state, [d for d in drafts if d["outbox_id"] not in approved], services.store.engine,
+                                t(lang, "you did not approve it", "您未批准"))
     # Those written to are the ones the plan goes on with (the chain schedules interviews for them).
     written_to = [d["candidate_id"] for d in chosen]
     return {"decided_ids": [*(state.get("decided_ids") or []), *pending], "candidate_ids": written_to,
-            "sent": {"summary": summary, "approved": approved}}
+            "sent": {"summary": summary, "approved": approved}, **released}

@@ -19,6 +19,9 @@ _DIGIT_GROUP = re.compile(r"\+?\d+")
 _INTERNATIONAL = re.compile(r"[\s(]*(?:\+|00[1-9])")
 SIMPLE_CN_MOBILE = re.compile(r"(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s-]?\d{4}){2}")  # no need to ask the library
 DATE_LIKE = re.compile(r"^(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}(?:\s*[-–~]\s*(?:(?:19|20)\d{2}(?:[./-]\d{1,2}){0,2}|\d{1,2}))?$")
+# A calendar date at the start ("2026-11-30 09" of "2026-11-30 09:00"): no numbering plan groups digits 4-2-2.
+_STARTS_WITH_DATE = re.compile(r"(?:19|20)\d\d([-/.])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])(?!\d)")
+_CLOCK_AFTER = re.compile(r":[0-5]\d")  # the span's last group is the hour of a time ("… 09:00")
 _IDENTIFIER_MARK = re.compile(r"[#№]\s*$")  # "Order #8882765945", "№ 12345": a number that names a thing
 _DECIMAL = re.compile(r"[^.]*\.\d+")  # one dot, before the last digits: a fraction ("0.573467", O*NET "15-1252.00")
 # "978-977-8767" in "978-977-8767-54-4": a part of a longer number joined by hyphens, dots or slashes.
@@ -95,7 +98,7 @@ def _classify(text: str, lo: int, hi: int, digits: int, context: TextRegions) ->
     if SIMPLE_CN_MOBILE.fullmatch(raw):
         return "phone_cn"
     if DATE_LIKE.match(raw.strip(" ()")) or _DECIMAL.fullmatch(raw) or _IDENTIFIER_MARK.search(text, max(0, lo - 3), lo) \
-            or _JOINED_AFTER.match(text, hi) or _JOINED_BEFORE.search(text, max(0, lo - 2), lo):
+            or _STARTS_WITH_DATE.match(raw.strip(" (")) or _CLOCK_AFTER.match(text, hi) or _JOINED_AFTER.match(text, hi) or _JOINED_BEFORE.search(text, max(0, lo - 2), lo):
         return None
     for region in context:
         if not _fits(region, digits):

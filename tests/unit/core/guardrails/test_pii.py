@@ -181,3 +181,10 @@ def test_a_national_number_is_read_for_the_regions_the_text_points_at(text):
 def test_numbers_that_only_look_like_phones_are_not_pii(text):
     assert _found(text) == []
     assert find_pii(text, regions=("GB", "DE", "FR", "IN", "JP")) == []
+
+
+def test_a_date_and_time_is_not_a_phone_number():
+    for text in ("Interview on 2026-11-30 09:00 (Asia/Shanghai)", "面试时间：2026/11/30 14:30", "at 2026.1.5 9:30",
+                 "booked for 2026-11-30 09:00–10:00"):
+        assert find_pii(text) == [], text
+    assert [m.value for m in find_pii("call (415) 555-0142 at 09:00")] == ["(415) 555-0142"]

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pipelines.core.text import name_key
 from pipelines.recruiter.records import Candidate, Job
 
-_ID = re.compile(r"\b[A-Za-z]{1,4}-?\d{1,6}\b")
+# Bounded by ASCII letters and digits only: Chinese characters count as word characters, and "把J001所有" names J001.
+_ID = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,4}-?\d{1,6}(?![A-Za-z0-9])")
 _WORD = re.compile(r"[a-z0-9+#.]+|[\u4e00-\u9fff]")
 _STOP = frozenset("a an the of for to and or in on at with who what which is are be me my our show find list "
                   "candidates candidate job jobs role position engineer senior junior".split())

@@ -173,6 +173,9 @@ class RunInput(BaseModel):
     collections: list[str] = Field(default_factory=list, max_length=20)
     # What the documents and collections became once admitted (the uploads' ids): the run's `resources`.
     resources: list[ResourceInput] = Field(default_factory=list, max_length=40)
+    # What the start page said about the uploads (skipped files, flagged or hidden passages), kept with the run's
+    # input so that a reload or a second tab shows it too; the run itself never reads it.
+    upload_notes: list[str] = Field(default_factory=list, max_length=200)
 
     @field_validator("user_query")
     @classmethod

@@ -123,6 +123,8 @@ def test_uploads_are_added_in_the_background_then_the_research_starts(page, data
     assert "cv.docx is not a Word document" in texts(app)  # the skipped file is named with its reason, above the run
     click(app, "Send answers")
     assert "cv.docx is not a Word document" in texts(app)
+    reloaded = page("deep_research", thread=app.query_params["thread"])  # a reload, or a second tab: a new session
+    assert "cv.docx is not a Word document" in texts(reloaded)
 
 
 def test_stopping_the_uploads_keeps_the_question_and_starts_nothing(page, data_dir):

@@ -68,6 +68,23 @@ def choose(page, box: str, option: str) -> None:
     act(page, lambda: page.get_by_role("option", name=re.compile(re.escape(option))).first.click())
 
 
+def open_fork_editor(page, field: str) -> None:
+    """Open the fork editor of the checkpoint shown and choose `field`, waiting at each stage for the rerun it asks
+    for: the expander's editor, then the chosen tag, before anyone looks for the JSON box."""
+    act(page, lambda: page.get_by_text("Fork from this checkpoint").click())
+    page.get_by_role("combobox", name="Fields to edit").wait_for(state="visible")
+    page.get_by_role("combobox", name="Fields to edit").click()
+    page.keyboard.type(field)
+    page.get_by_role("option", name=re.compile(re.escape(field))).first.wait_for(state="visible")
+    # The keyboard picks the option: at the foot of a long page a click on it could land after the list scrolled.
+    act(page, lambda: page.keyboard.press("Enter"))
+    page.keyboard.press("Escape")
+    settle(page)
+    chosen = page.locator("[data-testid='stMultiSelectTagsContainer'] [data-tag]").filter(has_text=field)
+    chosen.first.wait_for(state="visible")
+    page.get_by_label("New values (JSON)").wait_for(state="visible")
+
+
 def shot(page, walk: Walk, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"studio_{walk.pipeline}_{name}.png"), full_page=True)
 
@@ -108,14 +125,7 @@ def test_every_workflow_page_from_start_to_a_forked_branch_and_its_trace_pdf(ser
     choose(page, "Checkpoint", f"after {walk.rewind_after} ·")
     click(page, "Rewind here")
     wait_for_text(page, "Rewound to branch 1")
-    act(page, lambda: page.get_by_text("Fork from this checkpoint").click())
-    fields = page.get_by_role("combobox", name="Fields to edit")
-    fields.wait_for(state="visible")  # the expander is open and drew its editor
-    choose(page, "Fields to edit", walk.field)
-    page.keyboard.press("Escape")
-    settle(page)
-    chosen = page.locator("[data-testid='stMultiSelectTagsContainer'] [data-tag]").filter(has_text=walk.field)
-    chosen.first.wait_for(state="visible")  # the selection reached the page before the editor is looked for
+    open_fork_editor(page, walk.field)
     page.get_by_label("New values (JSON)").fill(json.dumps({walk.field: walk.value}))
     act(page, lambda: page.get_by_label("New values (JSON)").blur())
     click(page, "Fork with these values")

@@ -13,7 +13,7 @@ from dashboard import services
 from dashboard.studio.chat import answer_and_run_on, run_to_next_question
 from dashboard.workflows.deep_research.cards import CARDS, REQUEST
 from dashboard.workflows.deep_research.report_view import render_report
-from dashboard.workflows.deep_research.start import AUTORUN, UPLOAD_NOTES
+from dashboard.workflows.deep_research.start import AUTORUN
 from pipelines.core.markup import escape_markdown
 from pipelines.core.runtime.session import Session
 from pipelines.deep_research.memory import MemoryStack
@@ -110,8 +110,9 @@ def render_assistant(session: Session) -> None:
         continue_run(session)
         st.rerun()
     with st.container(border=True):
-        for note in st.session_state.get(UPLOAD_NOTES, {}).get(session.thread_id, []):
-            st.warning(escape_markdown(note), icon=":material/description:")
+        thread = session.thread
+        for note in ((thread.input if thread else None) or {}).get("upload_notes") or []:
+            st.warning(escape_markdown(str(note)), icon=":material/description:")
         _header(session, values, running)
         if not running and _answer_card(session):
             st.rerun()

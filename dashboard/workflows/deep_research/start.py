@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import services
-from dashboard.state_keys import FLASH, THREAD_PARAM
+from dashboard.state_keys import FLASH
 from dashboard.studio.run_sidebar import start_run
 from dashboard.workflows.deep_research.documents_view import POLL_SECONDS, UPLOAD_LIMIT, index_jobs
 from pipelines.core.errors import InvalidInput
@@ -23,7 +23,6 @@ from pipelines.deep_research.shipped import SHIPPED_TITLES
 KEY = "research"
 AUTORUN = f"{KEY}_autorun"
 PENDING = f"{KEY}_pending_start"  # the start waiting for its uploads: {"job", "raw", "chosen", "problems"}
-UPLOAD_NOTES = f"{KEY}_upload_notes"  # {thread id: what went wrong with its uploads}, shown above that run
 UPLOAD_TYPES = sorted(s.lstrip(".") for s in SUFFIXES)
 LOCALES = {"detect": "From the question", "en-US": "English", "zh-CN": "中文"}
 
@@ -53,10 +52,8 @@ def begin(spec: PipelineSpec, raw: dict[str, Any], resources: list[dict[str, Any
         st.error("Add at least one readable document or choose a collection: research needs something to search. "
                  "Your question is kept.")
         return
-    if start_run(spec, {**raw, "resources": resources}, None):
+    if start_run(spec, {**raw, "resources": resources, "upload_notes": problems}, None):
         st.session_state[AUTORUN] = True
-        if problems:
-            st.session_state.setdefault(UPLOAD_NOTES, {})[st.query_params[THREAD_PARAM]] = problems
         st.rerun(scope="app")
     st.error(escape_markdown(st.session_state.pop(FLASH, ("error", "The research could not start."))[1]))
 

@@ -97,8 +97,9 @@ def _classify(text: str, lo: int, hi: int, digits: int, context: TextRegions) ->
         return _kind(number.country_code) if phonenumbers.is_possible_number(number) else None
     if SIMPLE_CN_MOBILE.fullmatch(raw):
         return "phone_cn"
-    if DATE_LIKE.match(raw.strip(" ()")) or _DECIMAL.fullmatch(raw) or _IDENTIFIER_MARK.search(text, max(0, lo - 3), lo) \
-            or _STARTS_WITH_DATE.match(raw.strip(" (")) or _CLOCK_AFTER.match(text, hi) or _JOINED_AFTER.match(text, hi) or _JOINED_BEFORE.search(text, max(0, lo - 2), lo):
+    if DATE_LIKE.match(raw.strip(" ()")) or _STARTS_WITH_DATE.match(raw.strip(" (")) or _DECIMAL.fullmatch(raw) \
+            or _IDENTIFIER_MARK.search(text, max(0, lo - 3), lo) or _CLOCK_AFTER.match(text, hi) \
+            or _JOINED_AFTER.match(text, hi) or _JOINED_BEFORE.search(text, max(0, lo - 2), lo):
         return None
     for region in context:
         if not _fits(region, digits):

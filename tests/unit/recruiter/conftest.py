@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, UTC
 
 import pytest
@@ -58,6 +59,22 @@ def turn(studio, recruiter, settings, recruiting):
     """One chat message, run to its end (or its interrupt): the session."""
     def _turn(message: str, **raw):
         session = studio.new_session(recruiter, {"message": message, **raw}, settings)
+        session.run("end")
+        return session
+    return _turn
+
+
+@pytest.fixture
+def scripted_turn(studio, recruiter, settings):
+    """One chat message answered by a scripted chat model (`respond(tool, messages)`), run to its end or interrupt:
+    the session."""
+    from pipelines.core.models.gateway import ModelGateway
+    from tests.support.fake_chat import ScriptedChatModel
+
+    def _turn(respond, message: str, **raw):
+        model_settings = replace(settings, provider="openai", model="scripted", backoff_s=0.0, max_retries=0)
+        gateway = ModelGateway(model_settings, chat_model=ScriptedChatModel(responder=respond), sleep=lambda s: None)
+        session = studio.new_session(recruiter, {"message": message, **raw}, model_settings, gateway=gateway)
         session.run("end")
         return session
     return _turn

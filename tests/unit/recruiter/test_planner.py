@@ -182,15 +182,9 @@ def test_a_paused_plan_goes_on_from_the_chat_after_a_restart(settings, recruiter
         restarted.close()
 
 
-def test_a_fake_model_runs_the_chain_and_aggregate_discards_its_invented_candidate(studio, recruiter, settings,
-                                                                                   recruiting):
+def test_a_fake_model_runs_the_chain_and_aggregate_discards_its_invented_candidate(scripted_turn, recruiting):
     """The planner's plan and the drafts come from a scripted model; one draft names a candidate who does not exist,
     and aggregate_results discards it before the final approval shows the batch."""
-    from dataclasses import replace
-
-    from pipelines.core.models.gateway import ModelGateway
-    from tests.support.fake_chat import ScriptedChatModel
-
     def respond(tool, messages):
         text = "\n".join(str(m.content) for m in messages)
         if tool == "IntentDecision":
@@ -207,11 +201,7 @@ def test_a_fake_model_runs_the_chain_and_aggregate_discards_its_invented_candida
             return {"subject": "Java role", "body": "Hi there, would you like to talk about J001?"}
         return "ok"
 
-    model_settings = replace(settings, provider="openai", model="scripted", backoff_s=0.0, max_retries=0)
-    gateway = ModelGateway(model_settings, chat_model=ScriptedChatModel(responder=respond), sleep=lambda s: None)
-    session = studio.new_session(recruiter, {"message": "Find people for J001 and write to them", "session_id": "fm"},
-                                 model_settings, gateway=gateway)
-    session.run("end")
+    session = scripted_turn(respond, "Find people for J001 and write to them", session_id="fm")
     answer(session, PLAN_APPROVAL, {"action": "approve"})
     drafts = session.pending_interrupts()[0].value["drafts"]
     assert drafts and "C001" not in {d["candidate_id"] for d in drafts}  # the invented name's draft is gone

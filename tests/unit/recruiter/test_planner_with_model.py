@@ -3,12 +3,9 @@ and the drafts; every approval is given; the run ends with the emails and the in
 
 from __future__ import annotations
 
-from dataclasses import replace
 
-from pipelines.core.models.gateway import ModelGateway
 from pipelines.recruiter.outbox import Outbox
 from pipelines.recruiter.state import FINAL_APPROVAL, PLAN_APPROVAL, SHORTLIST_APPROVAL, SLOT_CHOICE
-from tests.support.fake_chat import ScriptedChatModel
 from tests.unit.recruiter.test_planner import answer
 
 CHAIN_PLAN = {
@@ -25,7 +22,7 @@ CHAIN_PLAN = {
     "estimated_actions": {"emails": 3, "api_calls": 6}}
 
 
-def test_a_scripted_model_drives_the_whole_chain(studio, recruiter, settings, recruiting):
+def test_a_scripted_model_drives_the_whole_chain(scripted_turn, recruiting):
     asked: list[str | None] = []
 
     def respond(tool, messages):
@@ -38,11 +35,7 @@ def test_a_scripted_model_drives_the_whole_chain(studio, recruiter, settings, re
             return {"subject": "A Java role at our company", "body": "Hello, your Java work fits J001. Shall we talk?"}
         return "ok"
 
-    model_settings = replace(settings, provider="openai", model="scripted", backoff_s=0.0, max_retries=0)
-    gateway = ModelGateway(model_settings, chat_model=ScriptedChatModel(responder=respond), sleep=lambda s: None)
-    session = studio.new_session(recruiter, {"message": "Hire for J001: find people, write, then book interviews",
-                                             "session_id": "mc"}, model_settings, gateway=gateway)
-    session.run("end")
+    session = scripted_turn(respond, "Hire for J001: find people, write, then book interviews", session_id="mc")
     plan = session.pending_interrupts()[0].value["plan"]
     assert [s["agent"] for s in plan["steps"]] == [s["agent"] for s in CHAIN_PLAN["steps"]]
     answer(session, PLAN_APPROVAL, {"action": "approve"})

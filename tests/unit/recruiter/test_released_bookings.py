@@ -4,7 +4,6 @@ across lines is the same person), and an interview whose invitation does not go 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -50,10 +49,8 @@ def test_the_output_check_compares_names_as_the_import_stores_them():
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl"])
-def test_a_model_draft_naming_a_line_break_candidate_is_kept(studio, recruiter, settings, recruiting, fmt):
+def test_a_model_draft_naming_a_line_break_candidate_is_kept(scripted_turn, recruiting, fmt):
     """The reported case: the candidate exists, but the final check called the draft 'not in the data'."""
-    from pipelines.core.models.gateway import ModelGateway
-    from tests.support.fake_chat import ScriptedChatModel
 
     _import_kevin(recruiting, fmt)
 
@@ -72,11 +69,7 @@ def test_a_model_draft_naming_a_line_break_candidate_is_kept(studio, recruiter, 
             return {"subject": "Java role", "body": "Hello, your work fits J001."}
         return "ok"
 
-    model_settings = replace(settings, provider="openai", model="scripted", backoff_s=0.0, max_retries=0)
-    gateway = ModelGateway(model_settings, chat_model=ScriptedChatModel(responder=respond), sleep=lambda s: None)
-    session = studio.new_session(recruiter, {"message": "Send outreach emails to C010 for J001", "session_id": "lb"},
-                                 model_settings, gateway=gateway)
-    session.run("end")
+    session = scripted_turn(respond, "Send outreach emails to C010 for J001", session_id="lb")
     answer(session, PLAN_APPROVAL, {"action": "approve"})
     [pending] = session.pending_interrupts()
     assert pending.kind == FINAL_APPROVAL

@@ -113,8 +113,9 @@ def cmd_guard(args: argparse.Namespace) -> int:
     from pipelines.core.guardrails.input_validator import guard_record
 
     text, path = _read(args.file)
-    out_lines, errors = [], 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    out_lines, unjudged = [], []
+    # JSONL records end at "\n" only: str.splitlines() also cuts at U+2028 and other separators inside a text.
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -123,16 +124,22 @@ def cmd_guard(args: argparse.Namespace) -> int:
                 raise ValueError('a line is {"id": ..., "text": "..."}')
         except (json.JSONDecodeError, ValueError) as exc:
             print(f"{path}: line {number}: {exc}", file=sys.stderr)
-            errors += 1
+            unjudged.append(number)
             continue
-        out_lines.append(json.dumps(guard_record(record), ensure_ascii=False))
+        line_out = json.dumps(guard_record(record), ensure_ascii=False)
+        # Escaped, so that a reader that splits lines at every separator still gets one record per line.
+        out_lines.append(line_out.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
     body = "\n".join(out_lines) + ("\n" if out_lines else "")
     if args.output:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(body, encoding="utf-8")
     else:
         sys.stdout.write(body)
-    return 0 if out_lines or not errors else 1
+    if unjudged:
+        print(f"{path}: {len(unjudged)} record(s) were not judged: line(s) {', '.join(map(str, unjudged))}",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 def add_parser(sub: Any) -> None:

@@ -14,7 +14,7 @@ from pipelines.core.runtime.studio import Studio
 from tests.e2e.conftest import SHOTS, act, click, open_page, settle, streamlit_server, wait_for_text
 from tests.e2e.test_recruiter_plan_walkthrough import card, wait_for_card
 from tests.e2e.test_research_walkthrough import wait_for
-from tests.e2e.test_studio_walkthrough import open_fork_editor
+from tests.e2e.test_studio_walkthrough import choose, open_fork_editor
 
 pytestmark = pytest.mark.browser
 
@@ -215,7 +215,8 @@ def test_hostile_markdown_in_every_input_never_becomes_markup(hostile_server, br
     for tab in ("Jobs", "Candidates", "Pipeline", "Guardrail log"):
         page.get_by_role("tab", name=tab).click()
         check(page, f"recruiting data {tab}", outside)
-    assert "Personal data not sent out" in page.locator("body").inner_text()  # the refusal is in the log
+    choose(page, "Check", "Personal data not sent out")  # the refusal is in the log (the table is a canvas)
+    wait_for_text(page, "1 entry (")
     page.screenshot(path=str(SHOTS / "hostile_recruiting_data.png"), full_page=True)
 
     # Deep research: a hostile question, a document whose name and text are hostile (with hidden instructions), the

@@ -46,7 +46,7 @@ def guess_lang(text: str) -> str:
     lat = len(LATIN.findall(text))
     if cjk == 0:
         return "en"
-    if cjk >= 2 * lat or (cjk > 20 and lat < cjk):
+    if 2 * cjk >= lat:  # one Chinese character carries about a word; Latin here is mostly commands/terms
         return "zh"
     return "mixed"
 
@@ -64,9 +64,40 @@ class Sink:
                         self.seen.add(norm(json.loads(line)["text"]))
         self.n_existing = len(self.seen)
         self.stats: dict[str, dict[str, int]] = {}
+        # near-duplicates: 6-word shingles of every text already kept (existing corpus and earlier sources)
+        self.index: dict[int, set[int]] = {}
+        self.sizes: list[int] = []
+        for key in sorted(self.seen):
+            self._add(key)
+
+    @staticmethod
+    def shingles(key: str) -> set[int]:
+        words = key.split()
+        if len(words) < 6:  # short or unsegmented (Chinese) text: character 8-grams
+            return {hash(key[i:i + 8]) for i in range(max(1, len(key) - 7))}
+        return {hash(" ".join(words[i:i + 6])) for i in range(len(words) - 5)}
+
+    def _add(self, key: str) -> None:
+        doc = len(self.sizes)
+        sh = self.shingles(key)
+        self.sizes.append(len(sh))
+        for h in sh:
+            self.index.setdefault(h, set()).add(doc)
+
+    def near_dup(self, key: str) -> bool:
+        """True when >= 80 % of this text's shingles occur in one text already kept."""
+        sh = self.shingles(key)
+        if len(sh) < 5:
+            return False
+        counts: dict[int, int] = {}
+        for h in sh:
+            for d in self.index.get(h, ()):
+                counts[d] = counts.get(d, 0) + 1
+        return bool(counts) and max(counts.values()) >= 0.8 * len(sh)
 
     def build(self, name: str, rows: list[dict], sample_seed: int = SEED) -> list[dict]:
-        st = {"candidates": len(rows), "dup_existing_or_earlier": 0, "too_long": 0, "empty": 0}
+        st = {"candidates": len(rows), "dup_existing_or_earlier": 0, "near_dup_existing_or_earlier": 0,
+              "too_long": 0, "empty": 0}
         out = []
         for r in rows:
             text = r["text"].strip()
@@ -80,7 +111,11 @@ class Sink:
             if key in self.seen:
                 st["dup_existing_or_earlier"] += 1
                 continue
+            if self.near_dup(key):
+                st["near_dup_existing_or_earlier"] += 1
+                continue
             self.seen.add(key)
+            self._add(key)
             r = dict(r, text=text)
             r.setdefault("lang", guess_lang(text))
             out.append(r)
@@ -334,24 +369,6 @@ def tih_rows() -> list[dict]:
     return rows
 
 
-def law_rows() -> list[dict]:
-    """LawRefBook/Laws: PRC labour-contract law, one row per article (statute text, not copyrightable)."""
-    rows = []
-    for fname, src in [("laws_laodong_hetong_fa.md",
-                        "github:LawRefBook/Laws 社会法/劳动合同法.md@3cd6e86b80f0fac5478dc34216c80e8c0a82b9f0")]:
-        p = HERE / "raw" / fname
-        if not p.exists():
-            continue
-        txt = p.read_text(encoding="utf-8")
-        for art in re.split(r"\n(?=第[一二三四五六七八九十百零]+条)", txt):
-            art = art.strip()
-            if art.startswith("第") and "条" in art[:12] and len(art) >= 20:
-                rows.append({"text": art, "label": "benign", "category": "labour_law_article_zh",
-                             "source_mode": "document", "source": src,
-                             "licence": "statute text (PRC Copyright Law art. 5: laws are not protected); repo licence not stated"})
-    return rows
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--wheels", default="/tmp/pkgs")
@@ -365,7 +382,6 @@ def main() -> None:
     sink.build("giskard", giskard_rows(wheels))
     sink.build("agent_redteam", ar_attacks + ar_benign)
     sink.build("tech_interview_handbook", tih_rows())
-    sink.build("lawrefbook_labour", law_rows())
     print(json.dumps({"existing_texts": sink.n_existing, "sources": sink.stats}, indent=1, ensure_ascii=False))
 
 

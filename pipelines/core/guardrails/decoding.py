@@ -53,17 +53,21 @@ def _text(raw: bytes) -> str | None:
     return decoded if readable(decoded) else None
 
 
-# --- base-N: one compiled pre-screen per family, then the codec of the standard library ---------------------------
+# --- base-N: one pass finds long runs of printable ASCII; each family's pattern then runs inside those runs only ---
 
-_HEX = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?:0x[0-9A-Fa-f]{2}[\s,]*){6,}"
-                  r"|(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :]?[0-9A-Fa-f]{2}){7,}(?![0-9A-Za-z])")
+_TOKEN = re.compile(r"[!-~]{16,}")
+# Codes written with separators (hex bytes or Morse letters split by spaces, "0x49, 0x67"): one pass for both.
+_SPACED = re.compile(r"(?<![0-9A-Za-z.\-])(?:0x|\\x)?(?:[0-9A-Fa-f]{2}|[.\-·•–—_]{1,7})"
+                     r"(?:[ \t]*[ \t/|:,][ \t]*(?:0x|\\x)?(?:[0-9A-Fa-f]{2}|[.\-·•–—_]{1,7})){7,}(?![0-9A-Za-z])")
+_HEX = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?:0x[0-9A-Fa-f]{2},?){6,}|(?<![0-9A-Za-z])[0-9A-Fa-f]{16,}(?![0-9A-Za-z])")
+_HEX_SPACED = re.compile(r"(?:(?:0x|\\x)?[0-9A-Fa-f]{2}[ \t:,]*)+")
 _BASE32 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=])")
 # Base64 (standard or URL-safe); lines of a wrapped block are joined below.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _ASCII85 = re.compile(r"<~[!-uz\s]{5,}~>|(?<![!-~])[!-uz]{20,}(?![!-~])")
 _B85 = re.compile(r"(?<![!-~])[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}(?![!-~])")
 _A85_MARK = re.compile(r"[!-/:-@\[-`]")      # ascii85 of text always has punctuation; a word or base64 has little
-_HEX_DIGITS = re.compile(r"[^0-9A-Fa-f]|0x|\\x")
+_HEX_DIGITS = re.compile(r"0x|\\x|[^0-9A-Fa-f]")
 
 
 def _hex(run: str) -> bytes:
@@ -90,7 +94,7 @@ def _looks_base64(run: str) -> bool:
 
 def _ascii85(run: str) -> bytes:
     if run.startswith("<~"):
-        return base64.a85decode(run, adobe=True)
+        return base64.a85decode(re.sub(r"\s+", "", run), adobe=True)
     return base64.a85decode(run)
 
 
@@ -120,18 +124,32 @@ _CODECS: list[Codec] = [
 ]
 
 
+def _decode(name: str, decode: Callable[[str], bytes], text: str, start: int, end: int) -> Iterator[Decoded]:
+    try:
+        plain = _text(decode(text[start:end].strip()))
+    except (ValueError, binascii.Error):
+        return
+    if plain:
+        yield Decoded((name,), start, end, plain)
+
+
 def _base_n(text: str) -> Iterator[Decoded]:
-    for name, pattern, decode, evidence in _CODECS:
-        for match in pattern.finditer(text):
-            run = match.group()
-            if evidence(run):
-                try:
-                    plain = _text(decode(run.strip()))
-                except (ValueError, binascii.Error):
-                    continue
-                if plain:
-                    yield Decoded((name,), match.start(), match.end(), plain)
-    runs = [m for m in _BASE64.finditer(text) if _looks_base64(m.group())]
+    runs: list[re.Match] = []
+    for token in _TOKEN.finditer(text):
+        for name, pattern, decode, evidence in _CODECS:
+            for match in pattern.finditer(text, token.start(), token.end()):
+                if evidence(match.group()):
+                    yield from _decode(name, decode, text, match.start(), match.end())
+        runs += [m for m in _BASE64.finditer(text, token.start(), token.end()) if _looks_base64(m.group())]
+    if "<~" in text:  # ascii85 in Adobe's frame may be wrapped over lines
+        for match in _ASCII85.finditer(text):
+            if match.group().startswith("<~") and "\n" in match.group():
+                yield from _decode("ascii85", _ascii85, text, match.start(), match.end())
+    for match in _SPACED.finditer(text):
+        if _HEX_SPACED.fullmatch(match.group()):
+            yield from _decode("hex", _hex, text, match.start(), match.end())
+        else:
+            yield from _morse(text, match)
     for start, end in _wrapped(text, runs):
         try:
             plain = _text(_base64(text[start:end]))
@@ -207,35 +225,59 @@ _ROT13 = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[13:] + _LOWER[:13] + (_LO
 _ATBASH = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[::-1] + _LOWER[::-1].upper())
 _LEET = str.maketrans("013457@$!|", "oleastasil")
 _LEET_WORD = re.compile(r"(?<![\w.])(?=[A-Za-z0-9@$!|]*[A-Za-z])(?=[A-Za-z0-9@$!|]*[0-9@$!|])[A-Za-z0-9@$!|]{3,}")
-# Cipher text is judged a clause at a time, so that a plain lead-in ("What does this mean?") does not hide it.
-_CLAUSE = re.compile(r"[^\n.!?:;]+")
-CIPHER_WORDS = 2  # distinct words that only mean something once deciphered before a text's clauses are tried
+_LEET_HINT = re.compile(r"[A-Za-z][0-9@$|]+[A-Za-z]")  # a digit or symbol inside a word: the one-pass pre-screen
+# Cipher text is judged a clause at a time, so that a plain lead-in ("What does this mean?") does not hide it; only
+# the clauses around a word that means something once deciphered are tried.
+_CLAUSE_ENDS = "\n.!?:;"
+CIPHER_WORDS = 2     # distinct words that only mean something once deciphered before a text's clauses are tried
+MAX_CLUES = 64       # clues followed per cipher (bounds the cost of a long text)
 
 
-def _deciphered(text: str, name: str, decode: Callable[[str], str]) -> Iterator[Decoded]:
-    """Runs of clauses (on one line or consecutive ones) that read far better deciphered, each run one variant."""
-    run: list[re.Match] = []
-    for clause in [*_CLAUSE.finditer(text), None]:
-        if clause is not None and language.reads_better(clause.group(), decode(clause.group())):
-            run.append(clause)
-        elif run:
-            start, end = run[0].start(), run[-1].end()
-            start += len(text[start:end]) - len(text[start:end].lstrip())
-            yield Decoded((name,), start, end, decode(text[start:end]).rstrip())
-            run = []
+def _clause_at(text: str, pos: int) -> tuple[int, int]:
+    start = max(text.rfind(c, 0, pos) for c in _CLAUSE_ENDS) + 1
+    return start, min((e for c in _CLAUSE_ENDS if (e := text.find(c, pos)) >= 0), default=len(text))
+
+
+def _deciphered(text: str, name: str, decode: Callable[[str], str], clues: list[int]) -> Iterator[Decoded]:
+    """Runs of clauses around the clues that read far better deciphered (clauses with nothing but punctuation or
+    spaces between them join one run), each run one variant."""
+    clauses = sorted({_clause_at(text, pos) for pos in clues[:MAX_CLUES]})
+    good = [(a, b) for a, b in clauses if language.reads_better(text[a:b], decode(text[a:b]))]
+    while good:
+        start, end = good.pop(0)
+        while good and not any(c.isalnum() for c in text[end:good[0][0]]):
+            end = good.pop(0)[1]
+        start += len(text[start:end]) - len(text[start:end].lstrip())
+        yield Decoded((name,), start, end, decode(text[start:end]).rstrip())
+
+
+def _clues(text: str, lower: str, table: dict[int, str]) -> list[int]:
+    """Where the text has words (three letters or more) that are no words but turn into words under the cipher."""
+    counts = language.lexicon().counts
+    found = {w for w in set(language.words(lower)) if len(w) > 2 and w not in counts and w.translate(table) in counts}
+    if len(found) < CIPHER_WORDS:
+        return []
+    out: list[int] = []
+    for word in sorted(found)[:MAX_CLUES]:
+        pos = lower.find(word)
+        while pos >= 0 and len(out) < 4 * MAX_CLUES:
+            if not (lower[pos - 1:pos].isalpha() or lower[pos + len(word):pos + len(word) + 1].isalpha()):
+                out.append(pos)
+            pos = lower.find(word, pos + len(word))
+    return sorted(out)
 
 
 def _ciphers(text: str) -> Iterator[Decoded]:
-    unique = set(language.words(text))
-    counts = language.lexicon().counts
-    unknown = " ".join(w for w in unique if w not in counts)
+    lower = text.lower()
+    if len(lower) != len(text):  # a few letters lower-case to two characters: keep positions true
+        lower = text
     for name, table in (("ROT13", _ROT13), ("Atbash", _ATBASH)):
-        # One pass over the text's distinct unknown words: ordinary prose has almost none that a cipher turns into
-        # words, so its clauses are not tried one by one.
-        if language.known(unknown.translate(table).split()) >= CIPHER_WORDS:
-            yield from _deciphered(text, name, lambda part, table=table: part.translate(table))
-    if len(_LEET_WORD.findall(text)) >= 2:
-        yield from _deciphered(text, "leetspeak", lambda part: _LEET_WORD.sub(lambda m: m.group().translate(_LEET), part))
+        if clues := _clues(text, lower, table):
+            yield from _deciphered(text, name, lambda part, table=table: part.translate(table), clues)
+    leet = [m.start() for m in _LEET_HINT.finditer(text)]
+    if len(leet) >= 2:
+        yield from _deciphered(text, "leetspeak", lambda part: _LEET_WORD.sub(lambda m: m.group().translate(_LEET), part),
+                               leet)
 
 
 _MORSE_CODE = {
@@ -246,17 +288,14 @@ _MORSE_CODE = {
     "---..": "8", "----.": "9", ".-.-.-": ".", "--..--": ",", "..--..": "?", ".----.": "'", "-.-.--": "!",
     "-..-.": "/", ".-..-.": '"', "---...": ":", "-...-": "=", ".-.-.": "+", "-....-": "-", ".--.-.": "@",
 }
-_MORSE = re.compile(r"[.\-·•–—_]{1,7}(?:[ \t]*[ /|\t][ \t]*[.\-·•–—_]{1,7}){7,}")
 _MORSE_WORD_GAP = re.compile(r"\s*[/|]\s*|\s{2,}")
 _MORSE_SYMBOLS = str.maketrans("·•–—_", "..---")
 
 
-def _morse(text: str) -> Iterator[Decoded]:
-    for match in _MORSE.finditer(text):
-        run = match.group().translate(_MORSE_SYMBOLS)
-        codes = run.split()
-        if "." not in run or "-" not in run or len(set(codes) - {"/", "|"}) < 4:
-            continue  # a rule of dashes or an ellipsis
+def _morse(text: str, match: re.Match) -> Iterator[Decoded]:
+    """Morse letters split by spaces, words by a slash, a bar or a wider gap; only where the letters read as words."""
+    run = match.group().translate(_MORSE_SYMBOLS)
+    if "." in run and "-" in run and len(set(run.split()) - {"/", "|"}) >= 4 and not set(run) - set(".-/| \t"):
         out = ["".join(_MORSE_CODE.get(code, "\0") for code in word.split())
                for word in _MORSE_WORD_GAP.split(run.strip())]
         plain = " ".join(out)
@@ -276,7 +315,7 @@ def decoded_variants(text: str, *, nested: bool = True) -> list[Decoded]:
         return []
     found: list[Decoded] = []
     seen: set[str] = set()
-    for decoder in (_base_n, _escapes, _ciphers, _morse):
+    for decoder in (_base_n, _escapes, _ciphers):
         for item in decoder(text):
             if item.text not in seen and len(found) < MAX_VARIANTS:
                 seen.add(item.text)

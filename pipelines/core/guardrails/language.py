@@ -16,6 +16,7 @@ from pipelines.core.guardrails.normalize import VOCABULARY
 
 _ASSETS = Path(__file__).resolve().parents[3] / "assets"
 WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_SCORED = re.compile(r"[a-z]{2,}(?:'[a-z]+)?")  # one letter says too little ("C, C++" is not "P, P++")
 
 # English closed-class words (pronouns, determiners, auxiliaries, prepositions, conjunctions, common adverbs): a
 # fixed set of the language, which the shipped job descriptions rarely use because they do not address anyone.
@@ -81,7 +82,8 @@ def lexicon() -> Lexicon:
 
 
 def words(text: str) -> list[str]:
-    return WORD.findall(text.lower())
+    """The words of `text` that a score reads: two letters or more."""
+    return _SCORED.findall(text.lower())
 
 
 def known(text_words: set[str] | list[str]) -> int:
@@ -108,6 +110,6 @@ MIN_WORDS = 3
 def reads_better(original: str, decoded: str) -> bool:
     """Whether `decoded` reads as English far better than `original` (the evidence a letter cipher was undone)."""
     new = words(decoded)
-    if len(new) < MIN_WORDS or (gain := score(new)) < READS_AS_ENGLISH:
+    if sum(len(w) > 2 for w in new) < MIN_WORDS or (gain := score(new)) < READS_AS_ENGLISH:
         return False
     return gain - score(words(original)) >= MARGIN

@@ -46,11 +46,15 @@ def readable(text: str) -> bool:
 
 
 def _text(raw: bytes) -> str | None:
+    """Decoded bytes that are readable text, or one unbroken run of printable ASCII that may be encoded once more
+    (base64 of hex; kept only if it decodes again, see `decoded_variants`)."""
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return decoded if readable(decoded) else None
+    if readable(decoded) or (len(decoded) >= 16 and decoded.isascii() and decoded.isprintable() and " " not in decoded):
+        return decoded
+    return None
 
 
 # --- base-N: one pass finds long runs of printable ASCII; each family's pattern then runs inside those runs only ---
@@ -212,7 +216,7 @@ def _escapes(text: str) -> Iterator[Decoded]:
                 continue
             if plain and plain != text[start:end] and readable(plain):
                 yield Decoded((name,), start, end, plain)
-    for match in _TAGS.finditer(text):
+    for match in () if text.isascii() else _TAGS.finditer(text):
         plain = "".join(chr(ord(c) - 0xE0000) for c in match.group())
         if plain.strip():  # hidden from the reader: no length or language evidence needed
             yield Decoded(("Unicode-tag",), match.start(), match.end(), plain)
@@ -223,7 +227,8 @@ def _escapes(text: str) -> Iterator[Decoded]:
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
 _ROT13 = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[13:] + _LOWER[:13] + (_LOWER[13:] + _LOWER[:13]).upper())
 _ATBASH = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[::-1] + _LOWER[::-1].upper())
-_LEET = str.maketrans("013457@$!|", "oleastasil")
+_LEET = str.maketrans("013457@$!|", "oieastasil")
+_LEET_L = str.maketrans("1", "l")  # "1" stands for i or l: the reading that is a word wins
 _LEET_WORD = re.compile(r"(?<![\w.])(?=[A-Za-z0-9@$!|]*[A-Za-z])(?=[A-Za-z0-9@$!|]*[0-9@$!|])[A-Za-z0-9@$!|]{3,}")
 _LEET_HINT = re.compile(r"[A-Za-z][0-9@$|]+[A-Za-z]")  # a digit or symbol inside a word: the one-pass pre-screen
 # Cipher text is judged a clause at a time, so that a plain lead-in ("What does this mean?") does not hide it; only
@@ -251,10 +256,10 @@ def _deciphered(text: str, name: str, decode: Callable[[str], str], clues: list[
         yield Decoded((name,), start, end, decode(text[start:end]).rstrip())
 
 
-def _clues(text: str, lower: str, table: dict[int, str]) -> list[int]:
+def _clues(lower: str, unknown: list[str], table: dict[int, str]) -> list[int]:
     """Where the text has words (three letters or more) that are no words but turn into words under the cipher."""
     counts = language.lexicon().counts
-    found = {w for w in set(language.words(lower)) if len(w) > 2 and w not in counts and w.translate(table) in counts}
+    found = {w for w in unknown if w.translate(table) in counts}
     if len(found) < CIPHER_WORDS:
         return []
     out: list[int] = []
@@ -271,13 +276,23 @@ def _ciphers(text: str) -> Iterator[Decoded]:
     lower = text.lower()
     if len(lower) != len(text):  # a few letters lower-case to two characters: keep positions true
         lower = text
+    counts = language.lexicon().counts
+    unknown = [w for w in set(language.words(lower)) if len(w) > 2 and w not in counts]
     for name, table in (("ROT13", _ROT13), ("Atbash", _ATBASH)):
-        if clues := _clues(text, lower, table):
+        if clues := _clues(lower, unknown, table):
             yield from _deciphered(text, name, lambda part, table=table: part.translate(table), clues)
     leet = [m.start() for m in _LEET_HINT.finditer(text)]
     if len(leet) >= 2:
-        yield from _deciphered(text, "leetspeak", lambda part: _LEET_WORD.sub(lambda m: m.group().translate(_LEET), part),
-                               leet)
+        yield from _deciphered(text, "leetspeak", lambda part: _LEET_WORD.sub(_unleet, part), leet)
+
+
+def _unleet(match: re.Match) -> str:
+    word = match.group()
+    plain = word.translate(_LEET)
+    if "1" in word and plain.lower() not in language.lexicon().counts:
+        other = word.translate(_LEET_L).translate(_LEET)
+        return other if other.lower() in language.lexicon().counts else plain
+    return plain
 
 
 _MORSE_CODE = {
@@ -326,4 +341,4 @@ def decoded_variants(text: str, *, nested: bool = True) -> list[Decoded]:
                 if inner.text not in seen and len(found) < MAX_VARIANTS:
                     seen.add(inner.text)
                     found.append(Decoded(outer.names + inner.names, outer.start, outer.end, inner.text))
-    return found
+    return [item for item in found if readable(item.text)]  # a run that only decoded to another code is dropped

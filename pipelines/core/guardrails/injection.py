@@ -181,7 +181,7 @@ def _check_for(kind: str, source: Source) -> str:
 
 
 def _finding(check: str, hit: WindowScore, count: int, source: Source) -> Finding:
-    where = (f"in {hit.decoding} (decoded, part {hit.first})" if hit.decoding
+    where = (f"in {hit.decoding} (hidden text, part {hit.first})" if hit.decoding
              else f"in sentence {hit.first}" if hit.first == hit.last else f"across sentences {hit.first} and {hit.last}")
     more = f"; {count - 1} more passage(s) look the same" if count > 1 else ""
     message = f"{REASONS.get(hit.kind, REASONS['support'])} was found {where} ({hit.language}){more}."

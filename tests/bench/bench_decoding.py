@@ -6,7 +6,9 @@ Run with `python -m tests.bench.bench_decoding`. Prints figures; asserts no time
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 from pathlib import Path
 
 from pipelines.core.guardrails.decoding import decoded_variants
@@ -20,6 +22,8 @@ def main() -> None:
     decoded_variants("warm-up: SGVsbG8gd29ybGQsIGhvdyBhcmUgeW91Pw== and Uryyb jbeyq")
     print(f"{'texts':<22} {'n':>4} {'decode p50':>11} {'decode p95':>11} {'check p50':>10} {'check p95':>10}  (ms)")
     sets = [(f"resume-like {size // 1000} KB", texts_of(size, count)) for size, count in ((1_000, 200), (64_000, 20))]
+    image = base64.b64encode(random.Random(1).randbytes(47_000)).decode()
+    sets.append(("64 KB page with image", [f'<p>Logo {i}</p><img src="data:image/png;base64,{image}">' for i in range(10)]))
     if BENIGN.exists():
         rows = [json.loads(line) for line in BENIGN.read_text(encoding="utf-8").splitlines() if line.strip()]
         sets.insert(0, ("benign corpus (per KB)", [r["text"] for r in rows]))

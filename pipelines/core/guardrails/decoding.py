@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import html
+import itertools
 import quopri
 import re
 from collections.abc import Callable, Iterator
@@ -137,9 +138,9 @@ def _decode(name: str, decode: Callable[[str], bytes], text: str, start: int, en
         yield Decoded((name,), start, end, plain)
 
 
-def _base_n(text: str) -> Iterator[Decoded]:
+def _base_n(text: str, tokens: list[re.Match]) -> Iterator[Decoded]:
     runs: list[re.Match] = []
-    for token in _TOKEN.finditer(text):
+    for token in tokens:
         for name, pattern, decode, evidence in _CODECS:
             for match in pattern.finditer(text, token.start(), token.end()):
                 if evidence(match.group()):
@@ -238,9 +239,20 @@ CIPHER_WORDS = 2     # distinct words that only mean something once deciphered b
 MAX_CLUES = 64       # clues followed per cipher (bounds the cost of a long text)
 
 
+CLAUSE_BLOCK = 400   # characters: a clause longer than this (a run without punctuation) is judged a block at a time
+
+
 def _clause_at(text: str, pos: int) -> tuple[int, int]:
+    """The clause around `pos`, or for a long one the block of it that holds `pos` (cut between words)."""
     start = max(text.rfind(c, 0, pos) for c in _CLAUSE_ENDS) + 1
-    return start, min((e for c in _CLAUSE_ENDS if (e := text.find(c, pos)) >= 0), default=len(text))
+    end = min((e for c in _CLAUSE_ENDS if (e := text.find(c, pos)) >= 0), default=len(text))
+    if end - start <= CLAUSE_BLOCK:
+        return start, end
+    block = start + (pos - start) // CLAUSE_BLOCK * CLAUSE_BLOCK
+    stop = min(end, block + CLAUSE_BLOCK)
+    space = text.rfind(" ", max(start, block - 40), block)
+    after = text.find(" ", stop, min(end, stop + 40))
+    return (space + 1 if space >= 0 else block), (after if after >= 0 else stop)
 
 
 def _deciphered(text: str, name: str, decode: Callable[[str], str], clues: list[int]) -> Iterator[Decoded]:
@@ -320,6 +332,7 @@ def _morse(text: str, match: re.Match) -> Iterator[Decoded]:
 
 # --- all together ---------------------------------------------------------------------------------------------------
 
+LONG_RUN = 200  # characters without a space
 MAX_VARIANTS = 32  # a text with more encoded runs than this is judged on its first ones (bounds the cost)
 
 
@@ -330,11 +343,15 @@ def decoded_variants(text: str, *, nested: bool = True) -> list[Decoded]:
         return []
     found: list[Decoded] = []
     seen: set[str] = set()
-    for decoder in (_base_n, _escapes, _ciphers):
-        for item in decoder(text):
-            if item.text not in seen and len(found) < MAX_VARIANTS:
-                seen.add(item.text)
-                found.append(item)
+    tokens = list(_TOKEN.finditer(text))
+    # A long unbroken run (an image, a key) holds no cipher words: the ciphers read the text without it.
+    words_only = text
+    for token in (t for t in tokens if t.end() - t.start() > LONG_RUN):
+        words_only = words_only[:token.start()] + " " * (token.end() - token.start()) + words_only[token.end():]
+    for item in itertools.chain(_base_n(text, tokens), _escapes(text), _ciphers(words_only)):
+        if item.text not in seen and len(found) < MAX_VARIANTS:
+            seen.add(item.text)
+            found.append(item)
     if nested:
         for outer in list(found):
             for inner in decoded_variants(outer.text, nested=False):

@@ -38,13 +38,14 @@ class Lexicon:
     counts: dict[str, float]
     total: float
     bigrams: dict[str, float]  # log P(next letter | letter), "^" and "$" marking a word's edges
+    floor: float               # the lowest of them, for a pair of characters that are no letters
 
     def logprob(self, word: str) -> float:
         """Log-probability of a word: its frequency, or for an unseen word the unseen share times how its letters
         follow each other in English (so "butts" scores well above "ohggf")."""
         if word in self.counts:
             return math.log(self.counts[word] / self.total)
-        floor = min(self.bigrams.values())
+        floor = self.floor
         letters = "^" + word.replace("'", "") + "$"
         return math.log(OOV_COUNT / self.total) + sum(self.bigrams.get(letters[i:i + 2], floor)
                                                      for i in range(len(letters) - 1))
@@ -78,7 +79,7 @@ def lexicon() -> Lexicon:
     alphabet = 28  # a-z and the two edge marks: add-one smoothing over every possible next symbol
     bigrams = {a + b: math.log((pairs[a + b] + 1) / (firsts[a] + alphabet))
                for a in "^abcdefghijklmnopqrstuvwxyz" for b in "abcdefghijklmnopqrstuvwxyz$"}
-    return Lexicon(dict(counts), float(sum(counts.values())), bigrams)
+    return Lexicon(dict(counts), float(sum(counts.values())), bigrams, min(bigrams.values()))
 
 
 def words(text: str) -> list[str]:

@@ -4,7 +4,6 @@ split across two), after normalisation so that obfuscation does not hide it."""
 
 from __future__ import annotations
 
-import base64
 import bisect
 import itertools
 import re
@@ -12,9 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from pipelines.core.guardrails.decoding import decoded_variants
 from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.injection_rules import ALL_RULES, BLOCK_AT, DISTANCE, Rule
-from pipelines.core.guardrails.normalize import compact, fold, hidden_tag_text, sentences
+from pipelines.core.guardrails.normalize import compact, fold, sentences
 from pipelines.core.guardrails.prefilter import LiteralPrefilter
 from pipelines.core.text import has_cjk
 
@@ -34,7 +34,7 @@ REASONS = {
 }
 # Which kind names a window whose heaviest signals weigh the same (a jailbreak that also overrides is a jailbreak).
 _KIND_RANK = {"jailbreak": 4, "indirect": 3, "extraction": 2, "exfiltration": 2, "role_marker": 1, "role": 1}
-SMUGGLED_WEIGHT = 1.5  # text hidden from the human reader (tag characters, base64) is there to be read by a model
+SMUGGLED_WEIGHT = 1.5  # text hidden from the human reader (tag characters, base64, ROT13…) is there to be read by a model
 # Most rules need a word a text rarely holds ("instructions", "系统提示"): a text without it is not searched with them.
 # Found in one pass, this makes scanning a long document several times cheaper and changes no verdict.
 _PREFILTER = LiteralPrefilter([rule.pattern for rule in ALL_RULES])
@@ -54,7 +54,7 @@ class WindowScore:
     first: int                 # 1-based number of the window's first sentence
     last: int
     language: str
-    hidden: bool = False
+    decoding: str = ""   # for a window of decoded text, what revealed it ("base64-encoded text")
 
 
 def _weight(rule: Rule, source: Source) -> float:
@@ -128,7 +128,7 @@ def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, 
     return single, across
 
 
-def _scan_units(units: list[str], source: Source, bonus: float = 0.0) -> list[WindowScore]:
+def _scan_units(units: list[str], source: Source, bonus: float = 0.0, decoding: str = "") -> list[WindowScore]:
     if not units:
         return []
     single, across = _rules_by_window(units, source)
@@ -138,7 +138,7 @@ def _scan_units(units: list[str], source: Source, bonus: float = 0.0) -> list[Wi
         if rules:
             score, kind, signals = _total(rules, source)
             if score > 0 and score + bonus >= BLOCK_AT:
-                hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 1, _language(units[i]), bonus > 0))
+                hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 1, _language(units[i]), decoding))
                 alone.add(i)
     for i in range(len(units) - 1):
         rules = {**single[i], **single[i + 1], **across[i]}
@@ -147,36 +147,17 @@ def _scan_units(units: list[str], source: Source, bonus: float = 0.0) -> list[Wi
         score, kind, signals = _total(rules, source)
         if score > 0 and score + bonus >= BLOCK_AT:
             pair = units[i] + " " + units[i + 1]
-            hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 2, _language(pair), bonus > 0))
+            hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 2, _language(pair), decoding))
     return hits
-
-
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
-
-
-def decoded_payloads(text: str) -> list[str]:
-    """Text hidden from a human reader but plain to a model: ASCII in Unicode tag characters, and base64 runs that
-    decode to readable text."""
-    out = [hidden_tag_text(text)]
-    for match in _BASE64.finditer(text):
-        run = match.group()
-        if not (any(c.isdigit() or c in "+/=" for c in run) and any(c.isupper() for c in run) and any(c.islower() for c in run)):
-            continue  # a long plain word or identifier, not base64
-        try:
-            decoded = base64.b64decode(run + "=" * (-len(run) % 4), validate=True).decode("utf-8")
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if decoded and sum(c.isprintable() or c.isspace() for c in decoded) >= 0.95 * len(decoded):
-            out.append(decoded)
-    return [t for t in out if t.strip()]
 
 
 def scan(text: str, source: Source = "user") -> list[WindowScore]:
     """Every window (a sentence, or two adjacent ones) whose signals reach the blocking threshold, and every part
-    of hidden text (tag characters, base64) that comes close to it."""
+    of hidden text (tag characters, base64, ROT13… see `decoding`) that comes close to it."""
     hits = _scan_units(sentences(compact(fold(text))), source)
-    for payload in decoded_payloads(text):
-        hits += _scan_units(sentences(compact(fold(payload))), source, bonus=SMUGGLED_WEIGHT)
+    for variant in decoded_variants(text):
+        hits += _scan_units(sentences(compact(fold(variant.text))), source, bonus=SMUGGLED_WEIGHT,
+                            decoding=variant.how)
     return hits
 
 
@@ -200,12 +181,12 @@ def _check_for(kind: str, source: Source) -> str:
 
 
 def _finding(check: str, hit: WindowScore, count: int, source: Source) -> Finding:
-    where = (f"in hidden text (invisible characters or an encoded payload, part {hit.first})" if hit.hidden
+    where = (f"in {hit.decoding} (hidden text, part {hit.first})" if hit.decoding
              else f"in sentence {hit.first}" if hit.first == hit.last else f"across sentences {hit.first} and {hit.last}")
     more = f"; {count - 1} more passage(s) look the same" if count > 1 else ""
     message = f"{REASONS.get(hit.kind, REASONS['support'])} was found {where} ({hit.language}){more}."
     detail = {"kind": hit.kind, "sentence": hit.first, "score": round(hit.score, 1), "signals": list(hit.signals),
-              "language": hit.language, "source": source, "windows": count}
+              "language": hit.language, "source": source, "windows": count, "decoding": hit.decoding}
     return Finding(check, "blocked", message, detail)
 
 

@@ -38,6 +38,7 @@ SMUGGLED_WEIGHT = 1.5  # text hidden from the human reader (tag characters, base
 # Most rules need a word a text rarely holds ("instructions", "系统提示"): a text without it is not searched with them.
 # Found in one pass, this makes scanning a long document several times cheaper and changes no verdict.
 _PREFILTER = LiteralPrefilter([rule.pattern for rule in ALL_RULES])
+WHOLE_TEXT_CHARS = 4096  # up to this length a text is searched whole by each rule it may match
 
 
 def _candidates(text: str, source: Source) -> list[Rule]:
@@ -111,21 +112,46 @@ def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, 
     starts = list(itertools.accumulate((len(u) + 1 for u in units[:-1]), initial=0))
     single: list[dict[Rule, None]] = [{} for _ in units]
     across: list[dict[Rule, None]] = [{} for _ in units]
-    for rule in _candidates(joined, source):
-        pos = 0
-        while pos <= len(joined) and (match := rule.pattern.search(joined, pos)):
-            first = bisect.bisect_right(starts, match.start()) - 1
-            last = bisect.bisect_right(starts, max(match.end() - 1, match.start())) - 1
-            if _counts(rule, match, joined):
-                if first == last:
-                    single[first][rule] = None
-                elif last == first + 1:
-                    across[first][rule] = None
-            # Search on after this match, or from the next sentence when it ran past its own.
-            pos = max(match.end(), match.start() + 1) if first == last else starts[first + 1]
-            if first == last and rule in single[first] and first + 1 < len(starts):
-                pos = max(pos, starts[first + 1])  # one match per sentence is enough
+    # In a long text only the sentences where a rule's words are (and the one after, for a match that runs into
+    # it) are searched with it: one pass over a long document per rule cost more than the rest of the check. A
+    # short text is searched whole, which costs less than finding where.
+    if len(joined) > WHOLE_TEXT_CHARS:
+        possible: list[list[int] | None] = _PREFILTER.possible_units(joined, starts)
+    else:
+        possible = [None if ok else [] for ok in _PREFILTER.possible(joined)]
+    for number, rule in enumerate(ALL_RULES):
+        if _weight(rule, source) <= 0 or possible[number] == []:
+            continue
+        for first_unit, end in _search_ranges(possible[number], starts, len(joined)):
+            pos = starts[first_unit]
+            while pos < end and (match := rule.pattern.search(joined, pos, end)):
+                first = bisect.bisect_right(starts, match.start()) - 1
+                last = bisect.bisect_right(starts, max(match.end() - 1, match.start())) - 1
+                if _counts(rule, match, joined):
+                    if first == last:
+                        single[first][rule] = None
+                    elif last == first + 1:
+                        across[first][rule] = None
+                # Search on after this match, or from the next sentence when it ran past its own.
+                pos = max(match.end(), match.start() + 1) if first == last else starts[first + 1]
+                if first == last and rule in single[first] and first + 1 < len(starts):
+                    pos = max(pos, starts[first + 1])  # one match per sentence is enough
     return single, across
+
+
+def _search_ranges(units: list[int] | None, starts: list[int], length: int) -> list[tuple[int, int]]:
+    """(first unit, end offset) of each run of candidate units, each run reaching to the end of the unit after its
+    last one (None: the whole text)."""
+    if units is None:
+        return [(0, length)]
+    ranges: list[tuple[int, int]] = []
+    for unit in units:
+        end = starts[unit + 2] if unit + 2 < len(starts) else length
+        if ranges and starts[unit] <= ranges[-1][1]:
+            ranges[-1] = (ranges[-1][0], max(ranges[-1][1], end))
+        else:
+            ranges.append((unit, end))
+    return ranges
 
 
 def _scan_units(units: list[str], source: Source, bonus: float = 0.0, decoding: str = "") -> list[WindowScore]:

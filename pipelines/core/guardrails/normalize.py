@@ -88,12 +88,13 @@ _SCRAMBLE_KEY = {}
 for _word in sorted(VOCABULARY):
     if len(_word) >= 5:
         _SCRAMBLE_KEY.setdefault((_word[0], _word[-1], "".join(sorted(_word[1:-1]))), _word)
+_SCRAMBLE_SHAPE = {(first, last, len(middle) + 2) for first, last, middle in _SCRAMBLE_KEY}  # a cheap first test
 _LONG_WORD = re.compile(r"(?<![\w@.])[a-z]{5,}(?![\w@])")
 
 
 def _unscramble(match: re.Match) -> str:
     word = match.group()
-    if word in VOCABULARY:
+    if word in VOCABULARY or (word[0], word[-1], len(word)) not in _SCRAMBLE_SHAPE:
         return word
     return _SCRAMBLE_KEY.get((word[0], word[-1], "".join(sorted(word[1:-1]))), word)
 

@@ -5,6 +5,7 @@ through every rule at every character."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
 import ahocorasick
@@ -98,3 +99,31 @@ class LiteralPrefilter:
         """One flag per pattern, in order: False when the text lacks a string that every match needs."""
         present = {number for _end, number in self._automaton.iter(text)} if self._any and text else set()
         return [all(not need.isdisjoint(present) for need in needs) for needs in self._needs]
+
+    def possible_units(self, text: str, starts: Sequence[int]) -> list[list[int] | None]:
+        """Per pattern, the units of `text` (cut at `starts`) where one of its matches may begin: those that, with
+        the unit after them, hold a string of each requirement. None for a pattern nothing can be said of (search
+        all of it); [] for one that cannot match. Exact in the same sense as `possible`."""
+        where: dict[int, set[int]] = {}
+        if self._any and text:
+            for end, number in self._automaton.iter(text):
+                where.setdefault(number, set()).add(bisect_right(starts, end) - 1)
+        out: list[list[int] | None] = []
+        units_of: dict[frozenset[int], set[int]] = {}  # a requirement's units, once per text
+
+        def units(need: frozenset[int]) -> set[int]:
+            if need not in units_of:
+                units_of[need] = set().union(*(where.get(number, ()) for number in need))
+            return units_of[need]
+
+        for needs in self._needs:
+            if not needs:
+                out.append(None)
+                continue
+            first = units(needs[0])
+            candidates = first | {u - 1 for u in first if u}
+            for need in needs[1:]:
+                held = units(need)
+                candidates = {u for u in candidates if u in held or u + 1 in held}
+            out.append(sorted(candidates))
+        return out

@@ -13,7 +13,7 @@ DEV := $(VENV)/.installed-dev
 PORT ?= 8501
 LOCK_OPTIONS := --quiet --universal --python-version 3.11
 
-.PHONY: install install-dev run test lint bench lock clean
+.PHONY: install install-dev run test lint bench lock clean guard-model guard-eval
 
 SANDBOX_NOTE = command -v bwrap >/dev/null || echo "note: bubblewrap is not installed (apt-get install bubblewrap): the \
 deep-research coder will refuse to run code, and its sandbox tests are skipped"
@@ -47,6 +47,14 @@ lint: install-dev
 bench: install-dev
 	@for bench in tests/bench/bench_*.py; do echo "== $$bench"; \
 		$(PY) -m tests.bench.$$(basename $$bench .py) || exit 1; done
+
+# The learned injection guard: fit it again from assets/guardrails/corpora (same inputs, same bytes), and measure
+# the input check on every labelled corpus (with leave-one-source-out and latency).
+guard-model: install-dev
+	$(PY) -m pipelines.core.guardrails.train_model
+
+guard-eval: install-dev
+	$(PY) -m pipelines.core.guardrails.evaluate --loso --latency
 
 # Resolve requirements*.txt again (newest versions in their ranges) into the lock files, then install them.
 lock: install-dev

@@ -1,0 +1,116 @@
+"""Measures the injection check on labelled corpora (`make guard-eval`): block rates by source, category and
+language, every false block on benign text, leave-one-source-out for the fitted model, and latency of the whole
+input check. Prints Markdown tables; nothing here is tuned on what it measures."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+
+from pipelines.core.guardrails.corpora import Row, blind_rows, deduplicated, own_benign_rows, shared_real_rows, shipped_rows
+
+Judge = Callable[[str, str], bool]  # (text, source mode) → blocked
+
+
+def product_judge(text: str, mode: str) -> bool:
+    from pipelines.core.guardrails.injection import detect_injection
+
+    return bool(detect_injection(text, source="document" if mode == "document" else "user"))
+
+
+def verdicts(rows: Sequence[Row], judge: Judge) -> list[bool]:
+    return [judge(row.text, row.mode) for row in rows]
+
+
+def rate_table(rows: Sequence[Row], blocked: Sequence[bool], key: Callable[[Row], str]) -> list[tuple[str, int, int]]:
+    """(key, rows, blocked) per value of `key`, attacks and benign apart."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for row, hit in zip(rows, blocked, strict=True):
+        name = f"{'attack' if row.attack else 'benign'} · {key(row)}"
+        counts[name][0] += 1
+        counts[name][1] += int(hit)
+    return [(name, n, b) for name, (n, b) in sorted(counts.items())]
+
+
+def markdown(title: str, table: Sequence[tuple[str, int, int]]) -> str:
+    lines = [f"### {title}", "", "| set | rows | blocked | rate |", "|---|---|---|---|"]
+    lines += [f"| {name} | {n} | {b} | {100 * b / n:.1f} % |" for name, n, b in table if n]
+    return "\n".join(lines)
+
+
+def false_blocks(rows: Sequence[Row], blocked: Sequence[bool]) -> list[str]:
+    return [f"- {row.group} {row.id or ''} ({row.category}, {row.lang}): {' '.join(row.text.split())[:140]!r}"
+            for row, hit in zip(rows, blocked, strict=True) if hit and not row.attack]
+
+
+def leave_one_source_out(rows: Sequence[Row], min_rows: int = 20) -> list[tuple[str, int, int]]:
+    """For each source with enough rows: the learned model fitted on all other sources, judging its rows with the
+    thresholds that fit set on its own held-back benign rows."""
+    from pipelines.core.guardrails.normalize import fold
+    from pipelines.core.guardrails.train_model import fitted_model
+
+    table = []
+    for group in sorted({r.group for r in rows}):
+        held = [r for r in rows if r.group == group]
+        if len(held) < min_rows:
+            continue
+        model = fitted_model([r for r in rows if r.group != group])
+        blocked = sum(model.best_window(fold(r.text)).score >= model.threshold(r.mode) for r in held)
+        table.append((f"{'attack' if held[0].attack else 'benign'} · {group}", len(held), int(blocked)))
+    return table
+
+
+def latency(judge_text: Callable[[str], object], rounds: int = 30) -> dict[str, tuple[float, float]]:
+    """p50 and p95 in ms of the whole input check on 1 KB and 64 KB of real benign text."""
+    body = "\n\n".join(r.text for r in own_benign_rows())
+    out = {}
+    for name, size, n in (("1 KB", 1024, rounds * 10), ("64 KB", 64 * 1024, rounds)):
+        sample = (body * (1 + size // max(len(body), 1)))[:size]
+        judge_text(sample)
+        times = []
+        for _ in range(n):
+            start = time.perf_counter()
+            judge_text(sample)
+            times.append((time.perf_counter() - start) * 1000)
+        times.sort()
+        out[name] = (statistics.median(times), times[int(0.95 * (len(times) - 1))])
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loso", action="store_true", help="also fit once per source, without it (minutes)")
+    parser.add_argument("--latency", action="store_true")
+    args = parser.parse_args(argv)
+    sets = {"shared real (dev-visible)": deduplicated(shared_real_rows()),
+            "blind (never tuned on)": blind_rows(),
+            "shipped corpora": deduplicated(shipped_rows())}
+    for title, rows in sets.items():
+        if not rows:
+            continue
+        blocked = verdicts(rows, product_judge)
+        print(markdown(f"{title}: by category and language", rate_table(rows, blocked, lambda r: f"{r.category} · {r.lang}")))
+        print()
+        print(markdown(f"{title}: by source", rate_table(rows, blocked, lambda r: r.group)))
+        print()
+        wrong = false_blocks(rows, blocked)
+        print(f"False blocks on benign text in {title}: {len(wrong)}")
+        print("\n".join(wrong) or "- none")
+        print()
+    if args.loso:
+        from pipelines.core.guardrails.train_model import training_rows
+
+        print(markdown("Leave one source out (fit without the source, judge it)", leave_one_source_out(training_rows())))
+        print()
+    if args.latency:
+        from pipelines.core.guardrails.input_validator import validate_input_text
+
+        for name, (p50, p95) in latency(lambda text: validate_input_text(text, source="document")).items():
+            print(f"- whole input check, {name}: p50 {p50:.1f} ms, p95 {p95:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -49,23 +49,7 @@ PKG_TOTAL, PKG_CAP, PKG_MIN, PKG_MAX = 3000, 60, 200, 3000
 STD_TOTAL, STD_MIN, STD_MAX = 1000, 150, 3000
 LAW_MIN, LAW_MAX = 150, 1500
 
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-LATIN = re.compile(r"[A-Za-z]")
-
-
-def norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def guess_lang(text: str) -> str:
-    """Same rule as collect.py: zh when 2 x CJK characters >= Latin letters."""
-    cjk = len(CJK.findall(text))
-    lat = len(LATIN.findall(text))
-    if cjk == 0:
-        return "en"
-    if 2 * cjk >= lat:
-        return "zh"
-    return "mixed"
+from collect import guess_lang, norm  # noqa: E402 - one language rule and one text key for both collections
 
 
 # ----------------------------------------------------------------------------------------------------------------

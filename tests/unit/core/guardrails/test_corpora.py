@@ -14,7 +14,7 @@ FIELDS = {"id", "text", "label", "category", "lang", "source_mode", "source", "l
 def test_every_shipped_row_is_labelled_sourced_and_licensed():
     ids: set[str] = set()
     for path in sorted(CORPORA_DIR.glob("*.jsonl")):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for number, line in enumerate(path.read_text(encoding="utf-8").rstrip("\n").split("\n"), 1):
             row = json.loads(line)
             assert FIELDS <= set(row), (path.name, number, FIELDS - set(row))
             assert row["label"] in ("attack", "benign") and row["source_mode"] in ("user", "document"), (path.name, number)

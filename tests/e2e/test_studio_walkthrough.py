@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from collections.abc import Callable
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from pypdf import PdfReader
 
 from tests.e2e.conftest import SHOTS, act, click, open_page, settle, wait_for_text
@@ -68,20 +69,32 @@ def choose(page, box: str, option: str) -> None:
     act(page, lambda: page.get_by_role("option", name=re.compile(re.escape(option))).first.click())
 
 
-def open_fork_editor(page, field: str) -> None:
-    """Open the fork editor of the checkpoint shown and choose `field`, waiting at each stage for the rerun it asks
-    for: the expander's editor, then the chosen tag, before anyone looks for the JSON box."""
+def open_fork_editor(page, field: str, attempts: int = 4) -> None:
+    """Open the fork editor of the checkpoint shown and choose `field`, then wait for the JSON box it draws.
+
+    The field list sits at the foot of a page as tall as the window, where its drop-down has no room: a pick there
+    (by Enter or by a click) was sometimes not taken on a loaded machine. The box is scrolled to the middle first,
+    and the pick is made again, by the other means, until its tag shows."""
     act(page, lambda: page.get_by_text("Fork from this checkpoint").click())
-    page.get_by_role("combobox", name="Fields to edit").wait_for(state="visible")
-    page.get_by_role("combobox", name="Fields to edit").click()
-    page.keyboard.type(field)
-    page.get_by_role("option", name=re.compile(re.escape(field))).first.wait_for(state="visible")
-    # The keyboard picks the option: at the foot of a long page a click on it could land after the list scrolled.
-    act(page, lambda: page.keyboard.press("Enter"))
-    page.keyboard.press("Escape")
-    settle(page)
+    box = page.get_by_role("combobox", name="Fields to edit")
+    box.wait_for(state="visible")
     chosen = page.locator("[data-testid='stMultiSelectTagsContainer'] [data-tag]").filter(has_text=field)
-    chosen.first.wait_for(state="visible")
+    for attempt in range(attempts):
+        box.evaluate("element => element.scrollIntoView({block: 'center'})")
+        box.click()
+        page.keyboard.type(field)
+        option = page.get_by_role("option", name=re.compile(re.escape(field))).first
+        option.wait_for(state="visible")
+        act(page, (lambda: page.keyboard.press("Enter")) if attempt % 2 == 0 else option.click)
+        page.keyboard.press("Escape")
+        settle(page)
+        try:
+            chosen.first.wait_for(state="visible", timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    else:
+        raise AssertionError(f"{field} could not be chosen in the fork editor in {attempts} attempts")
     page.get_by_label("New values (JSON)").wait_for(state="visible")
 
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pipelines.core.guardrails.findings import Finding
 from pipelines.recruiter.answers import t
 from pipelines.recruiter.intent import keyword_intent
-from pipelines.recruiter.plan_edit import MAX_TOP, _CANDIDATE_WORDS, _cut_emails, _reestimate, _touches_email
+from pipelines.recruiter.plan_edit import MAX_TOP, _CANDIDATE_WORDS, _cut_emails, _reestimate, _touches_email, without_emails
 from pipelines.recruiter.schemas import PLAN_WORKFLOW_TYPES, EstimatedActions, Plan, PlanStep, _lang
 
 
@@ -68,8 +68,7 @@ def validate_plan(plan: Plan, *, role: str, emails_left_today: int, batch_cap: i
             f"今天的邮件已达每日上限 {emails_per_day} 封：今天已发送 {used} 封，剩余 0 封。",
             action="send_email", used=used, limit=emails_per_day, left=0)
         removed = [s for s in plan.steps if _touches_email(s)]
-        plan = _cut_emails(plan, 0)
-        plan = plan.with_steps([s for s in plan.steps if not _touches_email(s)])
+        plan = without_emails(plan)
         say("action_rate_limit", "blocked", f"The email steps are refused ({', '.join(str(s.step) for s in removed)}).",
             f"发送邮件的步骤被拒绝（{', '.join(str(s.step) for s in removed)}）。", steps=[s.step for s in removed])
         ok = False

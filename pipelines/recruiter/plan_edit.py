@@ -168,6 +168,12 @@ def _cut_emails(plan: Plan, n: int) -> Plan:
     return plan.model_copy(update={"estimated_actions": EstimatedActions(emails=n, api_calls=calls)})
 
 
+def without_emails(plan: Plan) -> Plan:
+    """The plan emailing nobody: its estimate at no e-mail, and every step that drafts, approves or sends one gone."""
+    plan = _cut_emails(plan, 0)
+    return plan.with_steps([s for s in plan.steps if not _touches_email(s)])
+
+
 def _reestimate(plan: Plan, n: int) -> Plan:
     emails = n if any(_emails_candidates(s) for s in plan.steps) else 0
     calls = sum(_step_calls(s, n) for s in plan.steps)

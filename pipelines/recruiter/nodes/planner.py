@@ -17,7 +17,7 @@ from pipelines.recruiter.labels import step_line
 from pipelines.recruiter.nodes.chat import findings_as_state, language_of
 from pipelines.recruiter.nodes.router import save_turn, thread_id
 from pipelines.recruiter.plan import offline_plan, validate_plan
-from pipelines.recruiter.plan_edit import _count_in, _cut_emails, _touches_email, apply_decision, diff_lines, requested_count
+from pipelines.recruiter.plan_edit import _count_in, apply_decision, diff_lines, requested_count, without_emails
 from pipelines.recruiter.plan_store import PlanStore
 from pipelines.recruiter.prompts import GENERATE_PLAN
 from pipelines.recruiter.refusals import as_findings, request_refusals
@@ -72,8 +72,7 @@ def _refuse(plan: Plan, state: PlannerState, ctx: RecruiterContext, lang: str) -
     refusals = request_refusals(state.get("message") or "", ctx.services, ctx.policy, session_id=session_id,
                                 user_id=state.get("user_id") or "", lang=lang)
     if refusals:
-        plan = _cut_emails(plan, 0)
-        plan = plan.with_steps([step for step in plan.steps if not _touches_email(step)])
+        plan = without_emails(plan)
     findings = as_findings(refusals)
     ctx.services.log.write(findings, workflow_id=thread_id(), session_id=session_id, user_id=state.get("user_id"),
                            context={"node": "generate_plan"})

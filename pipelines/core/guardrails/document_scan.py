@@ -95,9 +95,10 @@ def scan_document(text: str) -> DocumentScan:
             alone = part[i] if i in verdicts else part[i + 1]
             if not _signals(pair) - _signals(alone):
                 continue
+            found = detect_injection(pair, source="document")
         elif not (found := detect_injection(pair, source="document")):
             continue
-        reasons = _messages(detect_injection(pair, source="document"))
+        reasons = _messages(found)
         verdicts[i], verdicts[i + 1] = verdicts.get(i, reasons), verdicts.get(i + 1, reasons)
     if not verdicts:
         return DocumentScan("", (FlaggedPassage(text.strip(), _messages(findings)),), tuple(findings))

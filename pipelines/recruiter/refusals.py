@@ -52,12 +52,20 @@ def _asks_to_send(text: str, noun: str) -> bool:
     return bool(data_first.search(text))
 
 
+_SENDING = re.compile(rf"{_SEND_EN}|{_SEND_ZH}", re.I)
+
+
+def asks_to_send_something(message: str) -> bool:
+    """A word for sending out: without one, a request has nothing to refuse (and needs no look-up)."""
+    return bool(_SENDING.search(message or ""))
+
+
 def find_refusals(message: str, vault: PiiVault, allowed: Collection[str], lang: str) -> list[Refusal]:
     """The refusals a request needs: each address in it (as written, or behind the vault's placeholder) that is not
     in `allowed` (the candidates' and the team's addresses), and each kind of personal identifier it asks to send.
     Reasons name the address by its placeholder when it has one, so that the state and the log stay masked."""
     text = " ".join((message or "").split())
-    if not re.search(rf"{_SEND_EN}|{_SEND_ZH}", text, re.I):
+    if not asks_to_send_something(text):
         return []
     known = {a.lower() for a in allowed if a}
     refusals: list[Refusal] = []
@@ -93,7 +101,10 @@ def team_addresses(policy: Any, user_id: str = "") -> set[str]:
 
 def request_refusals(message: str, services: Any, policy: Any, *, session_id: str, user_id: str = "",
                      lang: str = "en") -> list[Refusal]:
-    """find_refusals for a message of a session: the session's vault, the candidates' and the team's addresses."""
+    """find_refusals for a message of a session: the session's vault, the candidates' and the team's addresses (read
+    only for a message that asks to send something: every chat turn passes here, most send nothing)."""
+    if not asks_to_send_something(message):
+        return []
     store = services.store
     _, _, candidate_emails = store.known_entities()
     return find_refusals(message, PiiVault.from_entries(store.vault_entries(session_id)),

@@ -9,7 +9,7 @@ from typing import Any
 from pipelines.core.pdf.document import PdfDocument
 from pipelines.core.text import Phrasebook
 from pipelines.ican.report import match_title
-from pipelines.ican.resume import flagged_note
+from pipelines.ican.resume import flagged_note, flagged_passages
 from pipelines.ican.riasec import type_name
 from pipelines.ican.schemas import RIASEC
 
@@ -49,7 +49,7 @@ def ican_pdf(state: Mapping[str, Any], date: str | None = None) -> bytes:
         (SAY("turns", lang), sum(1 for t in history if t.get("role") == "user"))])
     if not state.get("final_report"):
         doc.paragraph(SAY("incomplete", lang), "subtitle")
-        _flagged(doc, state.get("resume_flagged") or [], lang)  # the report carries this note once it is written
+        _flagged(doc, flagged_passages(state), lang)  # the report carries this note once it is written
     scores = state.get("riasec_scores") or {}
     if scores:
         _riasec(doc, scores, state.get("riasec_evidence") or {}, lang)
@@ -72,7 +72,7 @@ def ican_pdf(state: Mapping[str, Any], date: str | None = None) -> bytes:
 
 
 def _flagged(doc: PdfDocument, flagged: list[Mapping[str, Any]], lang: str) -> None:
-    passages = [str(p.get("text") or "") for p in flagged if isinstance(p, Mapping) and p.get("text")]
+    passages = [str(p["text"]) for p in flagged]
     if passages:
         doc.paragraph(flagged_note(len(passages), lang))
         for passage in passages:

@@ -8,7 +8,7 @@ from typing import Any
 from pipelines.core.markup import escape_markdown
 from pipelines.core.text import Phrasebook, join_items
 from pipelines.ican.occupations import occupation_by_code, skill_names, skills_vocabulary
-from pipelines.ican.resume import flagged_note
+from pipelines.ican.resume import flagged_note, flagged_passages
 from pipelines.ican.riasec import type_name
 from pipelines.ican.schemas import RIASEC
 
@@ -150,7 +150,7 @@ def write_report(state: Mapping[str, Any]) -> str:
 def with_flagged_note(text: str, state: Mapping[str, Any]) -> str:
     """The report, whoever wrote it, with the note on the resume's passages that were not used, each quoted as
     text (escaped, so nothing in it formats or links) and marked flagged."""
-    flagged = [p for p in state.get("resume_flagged") or [] if isinstance(p, Mapping) and p.get("text")]
+    flagged = flagged_passages(state)
     if not flagged:
         return text
     lang = state.get("language") or "en"

@@ -71,6 +71,11 @@ def screen(resume_text: str, flagged: Sequence[Mapping[str, Any]] = ()) -> dict[
             "resume_flagged": [*flagged, *(p.to_dict() for p in scanned.flagged)]}
 
 
+def flagged_passages(state: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The resume's flagged passages as the state keeps them ({"text", "reasons"}), those with a text only."""
+    return [p for p in state.get("resume_flagged") or [] if isinstance(p, Mapping) and p.get("text")]
+
+
 def flagged_note(count: int, lang: str) -> str:
     """What the page, the report and the PDF say about the resume's passages left out."""
     return (f"简历中有 {count} 段文字像是写给 AI 的指令，未被使用。" if lang == "zh"

@@ -16,7 +16,7 @@ from pipelines.core.spec import PipelineSpec
 from pipelines.core.runtime.outcomes import PendingInterrupt
 from pipelines.core.runtime.session import Session
 from pipelines.ican.state import CLIENT_MESSAGE, MAX_CLIENT_TURNS
-from pipelines.ican.resume import MAX_RESUME_BYTES, ResumeFileError, flagged_note, read_resume, screen
+from pipelines.ican.resume import MAX_RESUME_BYTES, ResumeFileError, flagged_note, flagged_passages, read_resume, screen
 from pipelines.ican.schemas import MAX_MESSAGE_CHARS, too_long_message
 
 KEY = "ican"
@@ -120,7 +120,7 @@ def _progress(values: Mapping[str, Any]) -> None:
 def render_flagged(values: Mapping[str, Any]) -> None:
     """The resume's passages that read like instructions to an AI: said once, then each shown as written (as text,
     never formatted), flagged. None of them reached the profile, the evidence or the report."""
-    flagged = [p for p in values.get("resume_flagged") or [] if isinstance(p, Mapping) and p.get("text")]
+    flagged = flagged_passages(values)
     if not flagged:
         return
     st.warning(f"{flagged_note(len(flagged), 'en')} They are kept below as text, never followed and never used as "

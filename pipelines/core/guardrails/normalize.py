@@ -26,7 +26,9 @@ _HOMOGLYPHS = str.maketrans({
     "\u3000": " ", "\u00a0": " ",
 })
 
-_SPACES = re.compile(r"[^\S\n]+")
+_LOOK_ALIKE = re.compile("[" + re.escape("".join(chr(c) for c in _HOMOGLYPHS)) + "]")
+# Whitespace other than a newline that is not already one plain space: most of a text's spaces need no rewrite.
+_SPACES = re.compile(r"[^\S\n]{2,}|[^\S\n ]")
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
 _SPACE_IN_CJK = re.compile(rf"(?<=[{_CJK}])[^\S\n]+(?=[{_CJK}])")
 # Four or more single letters split by spaces, dots, dashes, underscores or stars: "i g n o r e", "s.y.s.t.e.m".
@@ -92,8 +94,7 @@ _SCRAMBLE_SHAPE = {(first, last, len(middle) + 2) for first, last, middle in _SC
 _LONG_WORD = re.compile(r"(?<![\w@.])[a-z]{5,}(?![\w@])")
 
 
-def _unscramble(match: re.Match) -> str:
-    word = match.group()
+def _unscramble_word(word: str) -> str:
     if word in VOCABULARY or (word[0], word[-1], len(word)) not in _SCRAMBLE_SHAPE:
         return word
     return _SCRAMBLE_KEY.get((word[0], word[-1], "".join(sorted(word[1:-1]))), word)
@@ -128,8 +129,9 @@ def hidden_tag_text(text: str) -> str:
 def fold(text: str) -> str:
     """NFKC, invisible characters removed, look-alike letters folded to ASCII, case folded; newlines kept."""
     text = unicodedata.normalize("NFKC", strip_invisible(text or ""))
-    text = text.translate(_HOMOGLYPHS).casefold()
-    return _SPACES.sub(" ", text)
+    if _LOOK_ALIKE.search(text):  # translating with a table costs more than looking for its letters
+        text = text.translate(_HOMOGLYPHS)
+    return _SPACES.sub(" ", text.casefold())
 
 
 def normalize(text: str) -> str:
@@ -145,7 +147,9 @@ def compact(normalized: str) -> str:
     text = _SPACED_LETTERS.sub(_join_spaced, text)
     text = _CHAIN.sub(lambda m: re.sub(r"[-_]", " ", m.group()), text)
     text = _LEET_WORD.sub(_decode_leet, text)
-    return _LONG_WORD.sub(_unscramble, text)
+    # Scrambled words are rare: find the distinct long words once, and rewrite only if one of them reads back.
+    changed = {word: plain for word in set(_LONG_WORD.findall(text)) if (plain := _unscramble_word(word)) != word}
+    return _LONG_WORD.sub(lambda m: changed.get(m.group(), m.group()), text) if changed else text
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?=\s|$)|[。！？；;\n…]+|(?<=[!?])(?=\S)")

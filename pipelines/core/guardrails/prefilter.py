@@ -5,10 +5,10 @@ through every rule at every character."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Sequence
 
 import ahocorasick
+import numpy as np
 
 try:  # the parser of Python's own regex syntax; private, so without it nothing is filtered, only slower
     from re import _constants as sre, _parser as sre_parse
@@ -103,27 +103,48 @@ class LiteralPrefilter:
     def possible_units(self, text: str, starts: Sequence[int]) -> list[list[int] | None]:
         """Per pattern, the units of `text` (cut at `starts`) where one of its matches may begin: those that, with
         the unit after them, hold a string of each requirement. None for a pattern nothing can be said of (search
-        all of it); [] for one that cannot match. Exact in the same sense as `possible`."""
-        where: dict[int, set[int]] = {}
-        if self._any and text:
-            for end, number in self._automaton.iter(text):
-                where.setdefault(number, set()).add(bisect_right(starts, end) - 1)
-        out: list[list[int] | None] = []
-        units_of: dict[frozenset[int], set[int]] = {}  # a requirement's units, once per text
+        all of it); [] for one that cannot match. Exact in the same sense as `possible`.
 
-        def units(need: frozenset[int]) -> set[int]:
+        Sets of units are bit masks (bit u = unit u): a long document has hundreds of units and common strings are
+        in most of them, where unions and intersections of Python sets cost more than the search they save."""
+        where: dict[int, int] = {}
+        if self._any and text:
+            hits = np.array(list(self._automaton.iter(text)), dtype=np.int64).reshape(-1, 2)
+            if len(hits):
+                units = np.searchsorted(np.asarray(starts, dtype=np.int64), hits[:, 0], side="right") - 1
+                flags = np.zeros((int(hits[:, 1].max()) + 1, len(starts)), dtype=bool)
+                flags[hits[:, 1], units] = True
+                for number in np.unique(hits[:, 1]).tolist():
+                    where[number] = int.from_bytes(np.packbits(flags[number], bitorder="little").tobytes(), "little")
+        out: list[list[int] | None] = []
+        units_of: dict[frozenset[int], int] = {}  # a requirement's units, once per text
+
+        def units_with(need: frozenset[int]) -> int:
             if need not in units_of:
-                units_of[need] = set().union(*(where.get(number, ()) for number in need))
+                mask = 0
+                for number in need:
+                    mask |= where.get(number, 0)
+                units_of[need] = mask
             return units_of[need]
 
         for needs in self._needs:
             if not needs:
                 out.append(None)
                 continue
-            first = units(needs[0])
-            candidates = first | {u - 1 for u in first if u}
+            candidates = units_with(needs[0])
+            candidates |= candidates >> 1  # a match may begin in the unit before the string
             for need in needs[1:]:
-                held = units(need)
-                candidates = {u for u in candidates if u in held or u + 1 in held}
-            out.append(sorted(candidates))
+                held = units_with(need)
+                candidates &= held | held >> 1
+            out.append(_bits(candidates))
         return out
+
+
+def _bits(mask: int) -> list[int]:
+    """The numbers of the set bits of `mask`, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -83,6 +83,12 @@ def hidden_note(count: int) -> str:
     return f"{count} hidden passage{'s' if count != 1 else ''} dropped" if count else ""
 
 
+def hidden_explained(count: int) -> str:
+    """`hidden_note` with what hidden passages are, for a message that stands alone."""
+    return f"{hidden_note(count)} (text a browser would not show: invisible elements and comments, never read)" \
+        if count else ""
+
+
 @dataclass(frozen=True)
 class AddResult:
     document: DocumentInfo

@@ -13,7 +13,8 @@ from pipelines.core.errors import InvalidInput
 from pipelines.core.markup import escape_markdown
 from pipelines.deep_research.documents import MAX_DOCUMENT_MB, SUFFIXES, DocumentError, check_size
 from pipelines.deep_research.indexing import FileResult, IndexJob, IndexJobs, add_files
-from pipelines.deep_research.library import UPLOADS, DocumentInfo, ResearchLibrary, check_collection_name, hidden_note
+from pipelines.deep_research.library import (UPLOADS, DocumentInfo, ResearchLibrary, check_collection_name, hidden_explained,
+                                             hidden_note)
 from pipelines.deep_research.shipped import SHIPPED_TITLES
 
 __all__ = ["FLAG_NOTE", "KEY", "NEW_COLLECTION", "UPLOAD_LIMIT", "add_files", "render_documents_page"]
@@ -188,7 +189,7 @@ def render_results(collection: str) -> None:
             st.warning(escape_markdown(f"Skipped {r.name}: {r.reason}"))
             continue
         verb = "Replaced the earlier copy of" if r.replaced else "Added"
-        hidden = f", {hidden_note(r.hidden)} (text a browser would not show, never read)" if r.hidden else ""
+        hidden = f", {hidden_explained(r.hidden)}" if r.hidden else ""
         st.success(escape_markdown(f"{verb} {r.name}: {r.chunks} chunk(s), {r.pages} page(s){hidden}."))
         if r.flagged:
             reasons = " ".join(reason if reason.endswith(".") else reason + "." for reason in r.flag_reasons)
@@ -242,8 +243,7 @@ def render_documents(library: ResearchLibrary, collection: str, documents: Seque
     doc_id = st.selectbox("Document", list(by_id), key=KEY + "document",
                           format_func=lambda i: f"{by_id[i].name} — {by_id[i].title}" if by_id[i].title else by_id[i].name)
     if by_id[doc_id].hidden:
-        st.caption(escape_markdown(f"{by_id[doc_id].name}: {by_id[doc_id].hidden_note} (text a browser would not "
-                                   "show: invisible elements and comments, never read)."))
+        st.caption(escape_markdown(f"{by_id[doc_id].name}: {hidden_explained(by_id[doc_id].hidden)}."))
     render_preview(library, collection, by_id[doc_id])
     if deletable:
         render_delete(library, collection, by_id[doc_id])

@@ -16,7 +16,7 @@ from pipelines.core.markup import escape_markdown
 from pipelines.core.spec import PipelineSpec
 from pipelines.deep_research.documents import MAX_DOCUMENT_MB, SUFFIXES, DocumentError, check_size
 from pipelines.deep_research.indexing import FileResult
-from pipelines.deep_research.library import UPLOADS, ResearchLibrary, hidden_note, open_library
+from pipelines.deep_research.library import UPLOADS, ResearchLibrary, hidden_explained, open_library
 from pipelines.deep_research.schemas import MAX_QUERY_CHARS
 from pipelines.deep_research.shipped import SHIPPED_TITLES
 
@@ -32,7 +32,7 @@ def upload_problems(results: list[FileResult]) -> list[str]:
     problems = [f"{r.reason}; it was skipped." for r in results if not r.added and not r.stopped]
     problems += [f"{r.name}: {r.flagged} passage(s) look like hidden instructions; they are kept as data to quote, never "
                  "followed." for r in results if r.added and r.flagged]
-    problems += [f"{r.name}: {hidden_note(r.hidden)} (text a browser would not show, never read)."
+    problems += [f"{r.name}: {hidden_explained(r.hidden)}."
                  for r in results if r.added and r.hidden]
     return problems
 

@@ -14,6 +14,7 @@ from typing import Literal
 from pipelines.core.guardrails.decoding import decoded_variants
 from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.injection_rules import ALL_RULES, BLOCK_AT, DISTANCE, Rule
+from pipelines.core.guardrails.mention import is_mention
 from pipelines.core.guardrails.normalize import compact, fold, sentences
 from pipelines.core.guardrails.prefilter import LiteralPrefilter
 from pipelines.core.text import has_cjk
@@ -106,12 +107,14 @@ def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, 
 
     Each rule runs once over all the sentences joined by newlines instead of once per window, so a long text costs
     one pass per rule. A match inside one sentence counts for every window holding that sentence; a match that
-    runs into the next sentence counts for that pair only. (Dicts, not sets: the rules stay in `ALL_RULES` order, so
-    a finding names the same signals on every run.)"""
+    runs into the next sentence counts for that pair only; a match quoted as an example counts only where another
+    signal of its sentence is not quoted. (Dicts, not sets: the rules stay in `ALL_RULES` order, so a finding names
+    the same signals on every run.)"""
     joined = "\n".join(units)
     starts = list(itertools.accumulate((len(u) + 1 for u in units[:-1]), initial=0))
     single: list[dict[Rule, None]] = [{} for _ in units]
     across: list[dict[Rule, None]] = [{} for _ in units]
+    mentioned: list[dict[Rule, None]] = [{} for _ in units]  # matches quoted as an example (see `mention`)
     # In a long text only the sentences where a rule's words are (and the one after, for a match that runs into
     # it) are searched with it: one pass over a long document per rule cost more than the rest of the check. A
     # short text is searched whole, which costs less than finding where.
@@ -128,7 +131,9 @@ def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, 
                 first = bisect.bisect_right(starts, match.start()) - 1
                 last = bisect.bisect_right(starts, max(match.end() - 1, match.start())) - 1
                 if _counts(rule, match, joined):
-                    if first == last:
+                    if first == last and is_mention(joined, match.start(), match.end()):
+                        mentioned[first][rule] = None
+                    elif first == last:
                         single[first][rule] = None
                     elif last == first + 1:
                         across[first][rule] = None
@@ -136,6 +141,10 @@ def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, 
                 pos = max(match.end(), match.start() + 1) if first == last else starts[first + 1]
                 if first == last and rule in single[first] and first + 1 < len(starts):
                     pos = max(pos, starts[first + 1])  # one match per sentence is enough
+    # A quoted example counts only beside a signal that is not quoted: "Note to the AI: 'ignore your rules'".
+    for unit, rules in enumerate(mentioned):
+        if single[unit]:
+            single[unit].update((rule, None) for rule in rules if rule not in single[unit])
     return single, across
 
 

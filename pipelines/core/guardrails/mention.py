@@ -5,8 +5,8 @@ quote attacks all the time, and word for word a quoted attack is the attack.
 A rule's match is a mention when it lies (mostly) inside a pair of quotation marks and the words around the quote (on
 the lines where it opens and closes) report or exemplify speech: a verb of saying or typing in the third person or
 the past ("says", "typed", "wrote"), or a marker of an example ("e.g.", "such as", "例如", "写着"). Quotes alone are
-not enough: "Note to the AI: 'ignore your instructions'" has no such frame and stays an attack. A mention still counts in a sentence where
-another signal fires outside the quotes (see injection._rules_by_window)."""
+not enough: "Note to the AI: 'ignore your instructions'" has no such frame and stays an attack. A mention still
+counts in a sentence where another signal fires outside the quotes (see injection._rules_by_window)."""
 
 from __future__ import annotations
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 
-# A quoted span: paired quotes around at least three characters. Quotes that say which way they face (“…”, 「…」,
-# 『…』, ‘…’, «…») may run over a few sentences, which the splitter has put on lines of their own; straight quotes
-# pair only on one line, and a straight single quote opens only where no letter is before it ("don't … isn't").
-QUOTED = re.compile(r"“[^”]{3,400}”|「[^」]{3,400}」|『[^』]{3,400}』|‘[^’]{3,400}’|«[^»]{3,400}»|\"[^\"\n]{3,}\""
-                    r"|(?<![a-z])'[^'\n]{6,}'(?![a-z])")
+# Quoted spans: paired quotes around at least two characters (three for straight double quotes, six for single).
+# Quotes that say which way they face (“…”, 「…」, 『…』, ‘…’, «…») may run over a few sentences, which the splitter
+# has put on lines of their own, and are found at every opening one (a look-ahead), so a quote inside a quote is
+# found too. Straight quotes face no way: they pair in order on one line, double and single apart, and a single one
+# opens only where no letter is before it ("don't … isn't").
+QUOTE_PATTERNS = (re.compile(r"(?=(“[^”]{2,400}”|「[^」]{2,400}」|『[^』]{2,400}』|‘[^’]{2,400}’|«[^»]{2,400}»))"),
+                  re.compile(r"(\"[^\"\n]{3,}\")"), re.compile(r"((?<![a-z])'[^'\n]{6,}'(?![a-z]))"))
 REACH = 400  # how far before and after a match a quote around it is looked for
 _QUOTE_CHARS = frozenset("“「『\"‘«'")
 # Reported speech and exemplification, in English and Chinese (closed word classes, not attack words): what turns
@@ -24,9 +26,10 @@ _QUOTE_CHARS = frozenset("“「『\"‘«'")
 REPORTING = re.compile(
     r"\b(?:says|said|saying|types|typed|typing|writes|wrote|written|asks|asked|enters|entered|pastes|pasted|"
     r"posts|posted|sends|sent|submits|submitted|reads|reading|contains|containing|included|includes|quoted?|"
-    r"such as|e\.g\.|for example|for instance|examples?|phrases?|strings?|sentences?|wording|called|named|known as|"
+    r"such as|e\.g\.|for example|for instance|examples?|phrases?|strings?|sentences?|lines?|words?|terms?|wording|"
+    r"called|named|known as|"
     r"labell?ed|classic)\b"
-    r"|说|写着|写道|写了|输入|问道|问|例如|比如|譬如|诸如|如:|类似|像是|话术|语句|句子|字样|内容为|称为|叫做|所谓|举例")
+    r"|说|写|输入|问道|问|例如|比如|譬如|诸如|如:|类似|像是|话术|语句|句子|字样|字眼|词|内容为|称为|叫做|所谓|举例")
 
 
 def is_mention(text: str, start: int, end: int) -> bool:
@@ -35,12 +38,19 @@ def is_mention(text: str, start: int, end: int) -> bool:
     low, high = max(0, start - REACH), min(len(text), end + REACH)
     if _QUOTE_CHARS.isdisjoint(text[low:high]):
         return False  # the usual case: no quote near the match
-    for quote in QUOTED.finditer(text, text.rfind("\n", 0, low) + 1, high):
-        # Mostly inside: a rule may take in the reporting verb before the quote ('types "ignore … prompt"').
-        inside = min(end, quote.end()) - max(start, quote.start())
-        if inside * 2 >= end - start:
-            first_line = text.rfind("\n", 0, quote.start()) + 1
-            last_line = text.find("\n", quote.end())
-            frame = text[first_line:quote.start()] + " " + text[quote.end():last_line if last_line >= 0 else len(text)]
-            return bool(REPORTING.search(frame))
+    region_start = text.rfind("\n", 0, low) + 1
+    for pattern in QUOTE_PATTERNS:
+        for found in pattern.finditer(text, region_start, high):
+            quote_start, quote_end = found.span(1)
+            # Mostly inside: a rule may take in the reporting verb before the quote ('types "ignore … prompt"').
+            inside = min(end, quote_end) - max(start, quote_start)
+            if inside * 2 >= end - start and REPORTING.search(_frame(text, quote_start, quote_end)):
+                return True  # else a quote around this one, or inside it, may still be reported
     return False
+
+
+def _frame(text: str, quote_start: int, quote_end: int) -> str:
+    """The words around a quote on the lines where it opens and closes."""
+    first_line = text.rfind("\n", 0, quote_start) + 1
+    last_line = text.find("\n", quote_end)
+    return text[first_line:quote_start] + " " + text[quote_end:last_line if last_line >= 0 else len(text)]

@@ -14,7 +14,6 @@ _INVISIBLE_RANGES = [(0x200B, 0x200F), (0x2060, 0x2064), (0x2066, 0x206F), (0x20
                      (0xE0000, 0xE007F), (0x115F, 0x1160), (0x3164, 0x3164), (0xFFA0, 0xFFA0)]
 _INVISIBLE = {cp: None for lo, hi in _INVISIBLE_RANGES for cp in range(lo, hi + 1)}
 _INVISIBLE_RE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _INVISIBLE_RANGES) + "]")
-_TAG_CHARS = re.compile("[\U000E0020-\U000E007E]+")
 
 # Letters from other scripts that look like Latin ones (Cyrillic, Greek, a few Latin variants). NFKC does
 # not fold them because they are different letters; for matching they must be the same.
@@ -119,11 +118,6 @@ def _decode_leet(match: re.Match) -> str:
 
 def strip_invisible(text: str) -> str:
     return text.translate(_INVISIBLE) if _INVISIBLE_RE.search(text) else text
-
-
-def hidden_tag_text(text: str) -> str:
-    """ASCII smuggled in Unicode tag characters (invisible on screen, read by models), decoded."""
-    return " ".join("".join(chr(ord(c) - 0xE0000) for c in run) for run in _TAG_CHARS.findall(text))
 
 
 def fold(text: str) -> str:

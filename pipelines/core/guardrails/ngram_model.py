@@ -16,7 +16,6 @@ import json
 import re
 import zlib
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -157,8 +156,3 @@ def _phrases(folded: str, share: np.ndarray, start: int, end: int, most: int = 3
             scored.append((weight, match.start(), match.group()[:24]))
     top = sorted(scored, reverse=True)[:most]
     return tuple(word for _, _, word in sorted(top, key=lambda item: item[1]))
-
-
-@cache
-def shipped_model() -> NgramModel:
-    return NgramModel.load()

@@ -4,8 +4,8 @@ the vault that swaps each value for a stable placeholder before text reaches a m
 from __future__ import annotations
 
 import bisect
-import itertools
 import datetime
+import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -132,9 +132,12 @@ def _cards(text: str):
 
 
 def _ssns(text: str):
-    # A number after its name is found twice, once by each pattern: find_pii keeps one of two equal spans.
+    seen: set[tuple[int, int]] = set()  # "SSN: 078-05-1120" is found by both patterns: checked once
     for m in itertools.chain(SSN.finditer(text), SSN_NAMED.finditer(text)):
         start, end = m.span(1) if m.re is SSN_NAMED else m.span()
+        if (start, end) in seen:
+            continue
+        seen.add((start, end))
         digits = re.sub(r"\D", "", text[start:end])
         if digits not in KNOWN_SAMPLE_SSNS and stdnum_ssn.is_valid(digits):
             yield PiiMatch("us_ssn", start, end, text[start:end])

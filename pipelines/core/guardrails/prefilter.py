@@ -112,10 +112,11 @@ class LiteralPrefilter:
             hits = np.array(list(self._automaton.iter(text)), dtype=np.int64).reshape(-1, 2)
             if len(hits):
                 units = np.searchsorted(np.asarray(starts, dtype=np.int64), hits[:, 0], side="right") - 1
-                flags = np.zeros((int(hits[:, 1].max()) + 1, len(starts)), dtype=bool)
-                flags[hits[:, 1], units] = True
-                for number in np.unique(hits[:, 1]).tolist():
-                    where[number] = int.from_bytes(np.packbits(flags[number], bitorder="little").tobytes(), "little")
+                numbers, rows = np.unique(hits[:, 1], return_inverse=True)  # a row per literal found, not per literal
+                flags = np.zeros((len(numbers), len(starts)), dtype=bool)
+                flags[rows, units] = True
+                for row, number in enumerate(numbers.tolist()):
+                    where[number] = int.from_bytes(np.packbits(flags[row], bitorder="little").tobytes(), "little")
         out: list[list[int] | None] = []
         units_of: dict[frozenset[int], int] = {}  # a requirement's units, once per text
 

@@ -48,7 +48,8 @@ bench: install-dev
 	@for bench in tests/bench/bench_*.py; do echo "== $$bench"; \
 		$(PY) -m tests.bench.$$(basename $$bench .py) || exit 1; done
 
-# The learned injection guard: fit it again from assets/guardrails/corpora (same inputs, same bytes), and measure
+# The learned injection model (measured by guard-eval, not yet used by the check): fit it again from
+# assets/guardrails/corpora (same inputs, same bytes); and measure
 # the input check on every labelled corpus (with leave-one-source-out and latency).
 guard-model: install-dev
 	$(PY) -m pipelines.core.guardrails.train_model

@@ -185,6 +185,38 @@ def act(page, action) -> None:
     settle(page, before)
 
 
+def download(page, button, target: Path, tries: int = 3) -> Path:
+    """Press the download button `button` (a role locator) and save what it sends to `target`.
+
+    A button whose file is made on demand holds an id of the run that drew it: pressed while a later run replaces
+    it, Streamlit answers with an error under the button and no file, and the user presses again. So does this, up to
+    `tries` times, and fails naming the errors it saw. Waits are on the file or the error, never on a time."""
+    errors: list[str] = []
+    error = page.locator("[data-testid='stDownloadButtonError']")
+    for _ in range(tries):
+        error.first.wait_for(state="detached")  # the last press's error goes after a while
+        wait_until_run_over(page)
+        got: list = []
+
+        def on_download(file) -> None:
+            got.append(file)
+
+        page.on("download", on_download)
+        try:
+            button.click()
+            # Streamlit gives up on a file it has not made in 180 s; past that, this press has failed.
+            deadline = time.monotonic() + 200
+            while not got and not error.count() and time.monotonic() < deadline:
+                page.wait_for_timeout(200)  # events reach `got` only while Playwright runs its loop
+            if got:
+                got[0].save_as(target)
+                return target
+            errors.append(" / ".join(error.all_inner_texts()))
+        finally:
+            page.remove_listener("download", on_download)
+    raise AssertionError(f"no file after {tries} presses; the button said: {errors}")
+
+
 def open_page(page, url: str | None = None) -> None:
     """Go to a page (without a URL: reload it) and wait until its first run has drawn it."""
     page.goto(url) if url else page.reload()

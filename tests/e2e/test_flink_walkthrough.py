@@ -6,7 +6,7 @@ import time
 import pytest
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS, act, click, open_page, settle
+from tests.e2e.conftest import SHOTS, act, click, download, open_page, settle
 
 pytestmark = pytest.mark.browser
 
@@ -39,10 +39,7 @@ def test_paste_step_through_and_export_a_diagnosis(server, browser_page, tmp_pat
     page.locator("[data-testid='stDataFrame']").first.wait_for()
     page.screenshot(path=str(SHOTS / "flink_03_results.png"), full_page=True)
     click(page, "Build the PDF report of 1 exceptions")
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Download the batch PDF").click()
-    path = tmp_path / "report.pdf"
-    download.value.save_as(path)
+    path = download(page, page.get_by_role("button", name="Download the batch PDF"), tmp_path / "report.pdf")
     text = "".join(p.extract_text() for p in PdfReader(path).pages)
     assert path.read_bytes().startswith(b"%PDF") and "Heap out of memory" in text and "sessionize-prod" in text
     time.sleep(0.2)

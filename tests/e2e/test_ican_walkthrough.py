@@ -3,7 +3,7 @@
 import pytest
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS, act, click, open_page, settle
+from tests.e2e.conftest import SHOTS, act, click, download, open_page, settle
 from tests.support.resume_files import RESUME_EN, make_docx
 from tests.unit.ican.conftest import ican_scenario
 
@@ -33,10 +33,7 @@ def run_session(page, server, scenario: str, tmp_path, resume: tuple[str, bytes]
     assert page.get_by_text("100 % — Done").first.is_visible()
     act(page, lambda: page.get_by_role("tab", name="Results").click())
     page.screenshot(path=str(SHOTS / f"ican_{scenario}_03_results.png"), full_page=True)
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Download the PDF report").click()
-    target = tmp_path / f"{scenario}.pdf"
-    download.value.save_as(target)
+    target = download(page, page.get_by_role("button", name="Download the PDF report"), tmp_path / f"{scenario}.pdf")
     assert target.read_bytes().startswith(b"%PDF")
     return "\n".join(p.extract_text() for p in PdfReader(target).pages)
 

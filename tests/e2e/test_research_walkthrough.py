@@ -6,7 +6,7 @@ import time
 import pytest
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS, act, click, open_page, wait_until_run_over
+from tests.e2e.conftest import SHOTS, act, click, download, open_page, wait_until_run_over
 from tests.unit.deep_research.conftest import DOCS
 
 pytestmark = pytest.mark.browser
@@ -45,10 +45,7 @@ def test_upload_ask_edit_accept_and_download_the_pdf(server, browser_page, tmp_p
     wait_for(page, "Cited claims supported")
     page.screenshot(path=str(SHOTS / "research_03_report.png"), full_page=True)
     assert page.get_by_text("2.4 million TEU", exact=False).count()
-    with page.expect_download() as download:
-        page.get_by_role("button", name="PDF").click()
-    target = tmp_path / "research.pdf"
-    download.value.save_as(target)
+    target = download(page, page.get_by_role("button", name="PDF", exact=False), tmp_path / "research.pdf")
     assert target.read_bytes().startswith(b"%PDF")
     text = "\n".join(p.extract_text() for p in PdfReader(target).pages)
     assert "harbor_report.md" in text and "harbor_notes_zh.md" in text and "TEU" in text

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from pypdf import PdfReader
 
-from tests.e2e.conftest import SHOTS, act, click, open_page, settle, wait_for_text
+from tests.e2e.conftest import SHOTS, act, click, download, open_page, settle, wait_for_text
 from tests.unit.ican.conftest import ican_scenario
 
 pytestmark = pytest.mark.browser
@@ -150,10 +150,8 @@ def test_every_workflow_page_from_start_to_a_forked_branch_and_its_trace_pdf(ser
     assert "branch 2" in labels and "the run stands here" in labels
 
     act(page, lambda: page.get_by_role("tab", name="Report").click())
-    with page.expect_download() as download:
-        page.get_by_role("button", name=re.compile("Run-trace PDF$")).click()
-    path = tmp_path / f"{walk.pipeline}-trace.pdf"
-    download.value.save_as(path)
+    path = download(page, page.get_by_role("button", name=re.compile("Run-trace PDF$")),
+                    tmp_path / f"{walk.pipeline}-trace.pdf")
     assert path.read_bytes().startswith(b"%PDF")
     text = "\n".join(p.extract_text() for p in PdfReader(path).pages)
     assert walk.title in text and thread in text and "Page 1 of" in text

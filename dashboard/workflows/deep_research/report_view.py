@@ -49,14 +49,17 @@ def render_citations(values: Mapping[str, Any], key: str) -> None:
 
 
 def render_downloads(values: Mapping[str, Any], key: str, name: str) -> None:
+    """Markdown, PDF and DOCX of the report. A press only downloads: the rerun a press asks for by default would
+    replace the button's on-demand file id while Streamlit is still asked to build the file from it."""
     columns = st.columns(3)
     frozen = dict(values)
     columns[0].download_button("Markdown", research_markdown(frozen), file_name=f"{name}.md", mime="text/markdown",
-                               key=f"{key}_md", icon=":material/description:")
+                               key=f"{key}_md", icon=":material/description:", on_click="ignore")
     columns[1].download_button("PDF", functools.partial(research_pdf, frozen), file_name=f"{name}.pdf",
-                               mime="application/pdf", key=f"{key}_pdf", icon=":material/picture_as_pdf:")
+                               mime="application/pdf", key=f"{key}_pdf", icon=":material/picture_as_pdf:",
+                               on_click="ignore")
     columns[2].download_button(
-        "DOCX", functools.partial(research_docx, frozen), file_name=f"{name}.docx", key=f"{key}_docx",
+        "DOCX", functools.partial(research_docx, frozen), file_name=f"{name}.docx", key=f"{key}_docx", on_click="ignore",
         mime="application/vnd.openxmlformats-officedocument.wordprocessingml.document", icon=":material/article:")
 
 

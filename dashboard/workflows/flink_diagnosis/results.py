@@ -83,7 +83,7 @@ def render_exports(frame: pd.DataFrame, rows: list[dict[str, Any]], selected: di
         render_diagnosis_card(selected.get("diagnosis"), selected.get("error"))
         st.download_button("Download this diagnosis as PDF", data=diagnosis_pdf([selected]),
                            file_name=f"flink-diagnosis-{selected['exception_id']}.pdf", mime="application/pdf",
-                           key="flink_results_pdf_one")
+                           key="flink_results_pdf_one", on_click="ignore")
     st.markdown("#### Export the filtered results")
     cols = st.columns(2)
     # The built PDF belongs to the rows it was built from: another filter needs another build.
@@ -96,6 +96,6 @@ def render_exports(frame: pd.DataFrame, rows: list[dict[str, Any]], selected: di
     if built and built[0] == selection:
         cols[0].download_button("Download the batch PDF", data=built[1],
                                 file_name="flink-diagnoses.pdf", mime="application/pdf",
-                                key="flink_results_pdf_batch")
+                                key="flink_results_pdf_batch", on_click="ignore")
     cols[1].download_button("Download as CSV", data=_csv(rows), file_name="flink-diagnoses.csv", mime="text/csv",
-                            key="flink_results_csv", disabled=not rows)
+                            key="flink_results_csv", disabled=not rows, on_click="ignore")

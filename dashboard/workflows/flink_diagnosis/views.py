@@ -113,7 +113,7 @@ def _pdf_button(session: Session, exception_id: int) -> None:
     row = stores.flink_store(session.settings).get(exception_id)
     if row is not None:
         st.download_button("Download this diagnosis as PDF", data=diagnosis_pdf([row]), mime="application/pdf",
-                           file_name=f"flink-diagnosis-{exception_id}.pdf", key="flink_diagnosis_pdf")
+                           file_name=f"flink-diagnosis-{exception_id}.pdf", key="flink_diagnosis_pdf", on_click="ignore")
 
 
 def render_context_tab(session: Session) -> None:

@@ -53,4 +53,5 @@ def render_results_tab(session: Session) -> None:
             st.markdown(demote_headings(sanitize_markdown(values["final_report"]), 1))
         pdf = session.spec.pdf(values)
         st.download_button("Download the PDF report", data=pdf, mime="application/pdf", key=f"{KEY}_pdf",
-                           file_name=f"ican-report-{str(values.get('session_id', 'session'))[:8]}.pdf", type="primary")
+                           file_name=f"ican-report-{str(values.get('session_id', 'session'))[:8]}.pdf", type="primary",
+                           on_click="ignore")

@@ -713,6 +713,11 @@ EXFILTRATION = [
     _rule("markdown_image_exfil", "exfiltration", 2.0,
           r"!\[[^\]\n]*\]\(\s*https?://[^)\s]*\?[^)\s]*(?:\{|%7b|\$|conversation|history|chat|secret|token|password|data=|"
           r"email|prompt|summary|q=)", document=3.0, group="send"),
+    # An image the reply is to show, whose address has a slot for the reply to fill ("?q=[QUERY]", "?d={data}"):
+    # showing it sends what fills the slot to that server. Nothing else puts a fill-in slot in an image's address.
+    _rule("image_url_slot", "exfiltration", 3.0,
+          r"(?:!\[[^\]\n]*\]\(|<img\b[^>\n]*\bsrc\s*=\s*[\"']?)\s*https?://[^)\s\"'>]*[?&#][^)\s\"'>]*="
+          r"(?:\[[^\]\s)]{1,40}\]|\{[^}\s)]{1,40}\}|<[^>\s)]{1,40}>|\$\w+|%7b|%5b)", group="send"),
     _rule("approved_pretext", "exfiltration", 1.0,
           r"\b(?:approved|authori[sz]ed|sanctioned) (?:data )?(?:migration|transfer|export|request|backup)\b|领导(?:已经)?批准|"
           r"已(?:经)?(?:获|被)?批准", group="authority"),

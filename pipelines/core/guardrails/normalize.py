@@ -146,16 +146,38 @@ def compact(normalized: str) -> str:
     return _LONG_WORD.sub(lambda m: changed.get(m.group(), m.group()), text) if changed else text
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?=\s|$)|[。！？；;\n…]+|(?<=[!?])(?=\S)")
+# "![" opens a Markdown image: its "!" ends no sentence.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?=\s|$)|[。！？；;\n…]+|(?<=\?)(?=\S)|(?<=!)(?=[^\s\[])")
 _SOFT_BREAK = re.compile(r"[,，、:：]\s*")
 MAX_SENTENCE = 300  # characters; longer runs without punctuation are cut so each window stays cheap to scan
+
+
+# An address runs to the next space or bracket. Its "?" and ";" end no sentence: "logo.png?q=[QUERY]" is one token.
+_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>\"'()\[\]{}（）【】「」]+")
+
+
+def _split_outside_urls(text: str) -> list[str]:
+    """`_SENTENCE_END.split(text)`, except at sentence ends that fall inside a web address."""
+    if "://" not in text:
+        return _SENTENCE_END.split(text)
+    urls = [m.span() for m in _URL.finditer(text)]
+    parts, start, u = [], 0, 0
+    for end in _SENTENCE_END.finditer(text):
+        while u < len(urls) and urls[u][1] <= end.start():
+            u += 1
+        if u < len(urls) and urls[u][0] < end.start():
+            continue  # inside this address
+        parts.append(text[start:end.start()])
+        start = end.end()
+    parts.append(text[start:])
+    return parts
 
 
 def sentences(text: str, limit: int = MAX_SENTENCE) -> list[str]:
     """The sentences of `text` (split at . ! ? 。！？；; newlines and ellipses), stripped and non-empty; a
     sentence longer than `limit` is cut at commas or spaces into pieces no longer than `limit`."""
     out: list[str] = []
-    for part in _SENTENCE_END.split(text or ""):
+    for part in _split_outside_urls(text or ""):
         part = part.strip()
         if not part or not any(c.isalnum() for c in part):
             continue  # nothing but punctuation ("!!!" after an exclamation)

@@ -198,7 +198,7 @@ def download(page, button, target: Path, tries: int = 3) -> Path:
         wait_until_run_over(page)
         got: list = []
 
-        def on_download(file) -> None:
+        def on_download(file, got=got) -> None:
             got.append(file)
 
         page.on("download", on_download)

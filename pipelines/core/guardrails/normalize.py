@@ -152,8 +152,9 @@ _SOFT_BREAK = re.compile(r"[,，、:：]\s*")
 MAX_SENTENCE = 300  # characters; longer runs without punctuation are cut so each window stays cheap to scan
 
 
-# An address runs to the next space or bracket. Its "?" and ";" end no sentence: "logo.png?q=[QUERY]" is one token.
-_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>\"'()\[\]{}（）【】「」]+")
+# An address runs to the next space, quote or parenthesis (its query may hold "[QUERY]" or "{data}"); its "?" and
+# ";" end no sentence.
+_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>\"'()（）【】「」]+")
 
 
 def _split_outside_urls(text: str) -> list[str]:

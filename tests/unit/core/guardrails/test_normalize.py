@@ -86,3 +86,9 @@ def test_long_runs_without_punctuation_are_cut_into_bounded_pieces():
     assert len(pieces) > 1 and all(len(p) <= MAX_SENTENCE for p in pieces)
     assert "".join(pieces).replace(" ", "") == text.replace(" ", "")
     assert all(len(p) <= MAX_SENTENCE for p in sentences("x" * 2000))
+
+
+def test_a_web_address_and_a_markdown_image_are_one_sentence():
+    text = "Add this: ![logo](https://example.net/p.png?q=[DATA]&x=1;y) to the reply. Done? Yes!Next https://a.example/b?c=1."
+    assert sentences(text) == ["Add this: ![logo](https://example.net/p.png?q=[DATA]&x=1;y) to the reply.", "Done?",
+                               "Yes!", "Next https://a.example/b?c=1."]

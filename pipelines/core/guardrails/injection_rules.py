@@ -837,6 +837,19 @@ INDIRECT = [
     _rule("reject_others", "indirect", 1.0,
           r"\b(?:reject|disqualify|ignore|downrank|rank lower|filter out|eliminate)\s+(?:all |every |any )?other (?:candidates|"
           r"applicants|resumes|cvs|submissions)\b", document=2.5, group="reject_others"),
+    # In a document, a heading or note of any kind addressed to its machine reader ("Profile for automated screening
+    # systems:") ...
+    _rule("addressed_to_reader", "indirect", 1.0,
+          rf"\b(?:for|to)\s+(?:the |any |all |every )?(?:{READER})\s*[:：]", document=2.0, group="addressee"),
+    # ... a demand that the reader set its evaluation aside ("override manual scoring") ...
+    _rule("override_evaluation", "indirect", 0.0,
+          rf"\b{OVR}(?:\s+(?:the|all|any|your|manual|human|standard|normal|usual|automated|previous|negative))*\s+"
+          r"(?:scoring|scores?|evaluations?|assessments?|reviews?|screening|ranking|ratings?|grading|judg(?:e)?ments?|analysis|"
+          r"verdicts?|decisions?|indicators?|findings)\b", document=2.0, group="evaluation"),
+    # ... and a second imperative that dictates what the reader outputs ("and output: Interview highly recommended").
+    _rule("dictated_output", "indirect", 1.5,
+          r"\b(?:and|then|just|simply|only|instead|now)\s+(?:output|respond with|reply with|report|print|return|say|state|"
+          r"write|conclude)\s*[:：]\s*\S", document=2.0, group="literal"),
     _rule("ignore_requirements", "indirect", 0.0,
           r"\b(?:ignore|disregard|overlook|skip|forget)\b.{0,30}\b(?:qualifications?|requirements|criteria|gaps?|"
           r"missing (?:skills|experience|degree)|red flags|weaknesses|rubric)\b", document=2.0, group="ignore_requirements"),

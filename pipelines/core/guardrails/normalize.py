@@ -34,7 +34,7 @@ _SPACE_IN_CJK = re.compile(rf"(?<=[{_CJK}])[^\S\n]+(?=[{_CJK}])")
 _SPACED_LETTERS = re.compile(r"(?<![\w])(?:[a-z][ \t.\-_*·•/|+]{1,3}){3,}[a-z](?![\w])")
 _SEPARATORS = re.compile(r"[ \t.\-_*·•/|+]+")
 # Digits and symbols used as letters inside a word ("1gn0re", "pr0mpt", "a11"): only words that mix both.
-_LEET_WORD = re.compile(r"(?<![\w@.])(?=[a-z0-9@$!|]*[a-z])(?=[a-z0-9@$!|]*[0-9@$!|])[a-z0-9@$!|]{3,}(?![\w@])")
+_LEET_WORD = re.compile(r"(?<![\w@.])(?=[0-9@$!|]*+[a-z])(?=[a-z]*+[0-9@$!|])[a-z0-9@$!|]{3,}(?![\w@])")
 _LEET = str.maketrans("0134579@$!|8", "oieastgasiib")
 
 # Words an attack is written with. Spaced-out letters without word gaps ("i g n o r e a l l") are split back into
@@ -81,8 +81,9 @@ def _join_spaced(match: re.Match) -> str:
 
 
 # Words written as chains ("ignore-all-previous-instructions", "ignore_all_previous"): three or more, so that
-# "built-in" and "pre-screen" stay one word.
-_CHAIN = re.compile(r"(?<![\w-])[a-z]+(?:[-_][a-z]+){2,}(?![\w-])")
+# "built-in" and "pre-screen" stay one word. Possessive runs here and below: a word that fails is not tried again
+# at every shorter length.
+_CHAIN = re.compile(r"(?<![\w-])[a-z]++(?:[-_][a-z]++){2,}(?![\w-])")
 # Scrambled middles ("ignroe all prevoius instrucitons" still reads as the words): a long word that is not in the
 # vocabulary but has a vocabulary word's first and last letter and the same letters in between is read as it.
 _SCRAMBLE_KEY = {}
@@ -90,7 +91,7 @@ for _word in sorted(VOCABULARY):
     if len(_word) >= 5:
         _SCRAMBLE_KEY.setdefault((_word[0], _word[-1], "".join(sorted(_word[1:-1]))), _word)
 _SCRAMBLE_SHAPE = {(first, last, len(middle) + 2) for first, last, middle in _SCRAMBLE_KEY}  # a cheap first test
-_LONG_WORD = re.compile(r"(?<![\w@.])[a-z]{5,}(?![\w@])")
+_LONG_WORD = re.compile(r"(?<![\w@.])[a-z]{5,}+(?![\w@])")
 
 
 def _unscramble_word(word: str) -> str:
@@ -147,7 +148,7 @@ def compact(normalized: str) -> str:
 
 
 # "![" opens a Markdown image: its "!" ends no sentence.
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?=\s|$)|[。！？；;\n…]+|(?<=\?)(?=\S)|(?<=!)(?=[^\s\[])")
+_SENTENCE_END = re.compile(r"[。！？；;\n…]+|(?<=[.!?])(?:(?=\s|$)|(?<=\?)(?=\S)|(?<=!)(?=[^\s\[]))")
 _SOFT_BREAK = re.compile(r"[,，、:：]\s*")
 MAX_SENTENCE = 300  # characters; longer runs without punctuation are cut so each window stays cheap to scan
 

@@ -18,6 +18,7 @@ from pipelines.core.paths import ASSETS_DIR, PROJECT_ROOT
 CORPORA_DIR = ASSETS_DIR / "guardrails" / "corpora"
 SHARED_REAL = PROJECT_ROOT.parent / "shared" / "data" / "guardrails_real"
 BLIND_DIR = PROJECT_ROOT / "tests" / "devsets" / "guardrails_blind"
+EXTERNAL_DIR = PROJECT_ROOT / "tests" / "devsets" / "guardrails_external"
 # Licences under which a model fitted on the rows may be shipped (redistribution allowed).
 SHIPPABLE = ("apache-2.0", "mit", "bsd", "cc-by", "cc0", "self-written", "public domain", "cc by", "psf-2.0", "isc",
              "mpl-2.0")
@@ -139,6 +140,18 @@ def blind_rows(directory: Path = BLIND_DIR) -> list[Row]:
         for item in _jsonl(path):
             rows.append(Row(item["text"], item["label"] == "attack", item.get("category", ""), item.get("lang", ""),
                             item.get("source_mode", "user"), f"blind:{path.stem}", "CC0-1.0", item.get("id", "")))
+    return rows
+
+
+def external_rows(directory: Path = EXTERNAL_DIR) -> list[Row]:
+    """Public labelled sets from outside every dev and training source (see that directory's README): measured,
+    never trained or tuned on, their texts never printed."""
+    rows = []
+    for path in sorted(directory.glob("*.jsonl")) if directory.is_dir() else []:
+        for item in _jsonl(path):
+            rows.append(Row(item["text"], item["label"] == "attack", item.get("category", ""), item.get("lang", ""),
+                            item.get("source_mode", "user"), f"external:{path.stem}", item.get("licence", ""),
+                            item.get("id", "")))
     return rows
 
 

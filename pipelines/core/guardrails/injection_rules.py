@@ -918,6 +918,14 @@ SUPPORT = [
     _rule("urgent_preamble", "support", 0.5, r"^(?:stop|wait|attention|important|urgent|alert|warning|注意|重要|"
                                              r"紧急)\s*[!:：.\-–—]",
           group="urgent"),
+    # A demand on what the assistant's own reply holds ("include in your response …", "encode your answer in
+    # base64"): the text is talking to whoever writes the reply. A person writes that to a person too ("in your reply,
+    # confirm the date"), so it only adds to another sign.
+    _rule("shapes_your_reply", "support", 1.5,
+          r"\b(?:in|to|into|within|with|throughout) your (?:next |final |every )?(?:responses?|repl(?:y|ies)|answers?|"
+          r"outputs?)\b|\byour (?:responses?|repl(?:y|ies)|answers?|outputs?) (?:in|into|using|backwards?|in reverse|"
+          r"with)\b|(?:在|于)你的(?:回答|回复|答复|输出)(?:中|里)|你的(?:回答|回复|答复|输出)(?:要|必须|需要|都)?(?:用|以|包含)",
+          document=2.0, group="reply"),
 ]
 
 ALL_RULES: tuple[Rule, ...] = (*OVERRIDE, *HIJACK, *ROLE, *EXTRACTION, *JAILBREAK, *EXFILTRATION, *ROLE_MARKER, *INDIRECT,

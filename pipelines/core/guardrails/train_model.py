@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipelines.core.guardrails.corpora import Row, blind_rows, deduplicated, own_benign_rows, shipped_rows
+from pipelines.core.guardrails.corpora import Row, blind_rows, deduplicated, external_rows, own_benign_rows, shipped_rows
 from pipelines.core.guardrails.ngram_model import MODEL_DIR, NGRAMS, NgramModel, feature_rows
 from pipelines.core.guardrails.normalize import fold
 
@@ -106,7 +106,7 @@ def fitted_model(rows: Sequence[Row]) -> NgramModel:
 def training_rows() -> list[Row]:
     """The rows the shipped model is fitted on: shippable licences only, duplicates once, and none that is also in
     the blind validation set (two writers can write the same short line)."""
-    blind = {" ".join(r.text.casefold().split()) for r in blind_rows()}
+    blind = {" ".join(r.text.casefold().split()) for r in [*blind_rows(), *external_rows()]}
     return [r for r in deduplicated(r for r in [*shipped_rows(), *own_benign_rows()] if r.shippable)
             if " ".join(r.text.casefold().split()) not in blind]
 

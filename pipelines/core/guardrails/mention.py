@@ -4,7 +4,8 @@ quote attacks all the time, and word for word a quoted attack is the attack.
 
 A rule's match is a mention when it lies (mostly) inside a pair of quotation marks and the words around the quote (on
 the lines where it opens and closes) report or exemplify speech: a verb of saying or typing in the third person or
-the past ("says", "typed", "wrote"), or a marker of an example ("e.g.", "such as", "例如", "写着"). Quotes alone are
+the past ("says", "typed", "wrote"), or a marker of an example ("e.g.", "such as", "例如", "写着"); for a quote that
+is a whole list item, the line that leads the list in ("Common phrasings:", "常见写法：") counts too. Quotes alone are
 not enough: "Note to the AI: 'ignore your instructions'" has no such frame and stays an attack. A mention still
 counts in a sentence where another signal fires outside the quotes (see injection._rules_by_window)."""
 
@@ -49,8 +50,28 @@ def is_mention(text: str, start: int, end: int) -> bool:
     return False
 
 
+# A list item's marker: a bullet, "(b)", "2.", "B：", "Excerpt A —".
+_ITEM_MARK = r"(?:[-*•·●◦▪–—]|\(?(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)）:：]|[（(](?:[a-z]|\d{1,2})[)）]|(?:[\w-]+ )?[a-z\d]{1,2}\s*[—–:：])"
+_ITEM = re.compile(rf"\s*{_ITEM_MARK}?\s*$")  # matched from a line's start: no "^"
+_ITEM_LINE = re.compile(rf"^\s*{_ITEM_MARK}\s*\S")
+_LEAD_IN_LINES = 8  # how many list items above a quoted one its lead-in ("Common phrasings:") may be
+
+
 def _frame(text: str, quote_start: int, quote_end: int) -> str:
-    """The words around a quote on the lines where it opens and closes."""
+    """The words around a quote on the lines where it opens and closes; for a quote that is a whole list item
+    ("· “…”"), also the line that leads the list in ("常见写法：", "Examples you may see:")."""
     first_line = text.rfind("\n", 0, quote_start) + 1
     last_line = text.find("\n", quote_end)
-    return text[first_line:quote_start] + " " + text[quote_end:last_line if last_line >= 0 else len(text)]
+    after = text[quote_end:last_line if last_line >= 0 else len(text)]
+    frame = text[first_line:quote_start] + " " + after
+    if _ITEM.match(text, first_line, quote_start) and len(after.strip(" ,.;，。；…)）")) == 0:
+        line_end = first_line - 1
+        for _ in range(_LEAD_IN_LINES):
+            if line_end <= 0:
+                break
+            line_start = text.rfind("\n", 0, line_end) + 1
+            line = text[line_start:line_end]
+            if not _ITEM_LINE.match(line):
+                return frame + " " + line
+            line_end = line_start - 1
+    return frame

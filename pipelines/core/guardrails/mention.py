@@ -51,7 +51,8 @@ def is_mention(text: str, start: int, end: int) -> bool:
 
 
 # A list item's marker: a bullet, "(b)", "2.", "B：", "Excerpt A —".
-_ITEM_MARK = r"(?:[-*•·●◦▪–—]|\(?(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)）:：]|[（(](?:[a-z]|\d{1,2})[)）]|(?:[\w-]+ )?[a-z\d]{1,2}\s*[—–:：])"
+_ITEM_MARK = (r"(?:[-*•·●◦▪–—]|\(?(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)）:：]|[（(](?:[a-z]|\d{1,2})[)）]|"
+              r"(?:[\w-]+ )?[a-z\d]{1,2}\s*[—–:：])")
 _ITEM = re.compile(rf"\s*{_ITEM_MARK}?\s*$")  # matched from a line's start: no "^"
 _ITEM_LINE = re.compile(rf"^\s*{_ITEM_MARK}\s*\S")
 _LEAD_IN_LINES = 8  # how many list items above a quoted one its lead-in ("Common phrasings:") may be

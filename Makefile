@@ -48,9 +48,9 @@ bench: install-dev
 	@for bench in tests/bench/bench_*.py; do echo "== $$bench"; \
 		$(PY) -m tests.bench.$$(basename $$bench .py) || exit 1; done
 
-# The learned injection model (measured by guard-eval, not yet used by the check): fit it again from
-# assets/guardrails/corpora (same inputs, same bytes); and measure
-# the input check on every labelled corpus (with leave-one-source-out and latency).
+# The learned injection model in assets/guardrails (the check asks it where the rules found part of an attack's
+# evidence): fit it again from assets/guardrails/corpora after a corpus changes (same inputs, same bytes; a test says
+# when it is stale); and measure the input check on every labelled corpus (with leave-one-source-out and latency).
 guard-model: install-dev
 	$(PY) -m pipelines.core.guardrails.train_model
 

@@ -5,12 +5,14 @@ split across two), after normalisation so that obfuscation does not hide it."""
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from pipelines.core.guardrails import learned
 from pipelines.core.guardrails.decoding import decoded_variants
 from pipelines.core.guardrails.findings import Finding
 from pipelines.core.guardrails.injection_rules import ALL_RULES, BLOCK_AT, DISTANCE, Rule
@@ -163,37 +165,62 @@ def _search_ranges(units: list[int] | None, starts: list[int], length: int) -> l
     return ranges
 
 
-def _scan_units(units: list[str], source: Source, bonus: float = 0.0, decoding: str = "") -> list[WindowScore]:
+def _scan_units(units: list[str], source: Source, bonus: float = 0.0,
+                decoding: str = "") -> tuple[list[WindowScore], list[WindowScore]]:
+    """The windows of `units` whose signals reach the blocking threshold, and those that reach part of it with the
+    sign of an attack of some kind (for the learned model to judge, see `learned`)."""
     if not units:
-        return []
+        return [], []
     single, across = _rules_by_window(units, source)
     hits: list[WindowScore] = []
+    partial: list[WindowScore] = []
     alone: set[int] = set()
     for i, rules in enumerate(single):
-        if rules:
-            score, kind, signals = _total(rules, source)
-            if score > 0 and score + bonus >= BLOCK_AT:
-                hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 1, _language(units[i]), decoding))
+        if rules and (window := _window(rules, units[i], source, bonus, i, i, decoding)):
+            (hits if window.score >= BLOCK_AT else partial).append(window)
+            if window.score >= BLOCK_AT:
                 alone.add(i)
     for i in range(len(units) - 1):
         rules = {**single[i], **single[i + 1], **across[i]}
         if i in alone or i + 1 in alone or not rules:
             continue
-        score, kind, signals = _total(rules, source)
-        if score > 0 and score + bonus >= BLOCK_AT:
-            pair = units[i] + " " + units[i + 1]
-            hits.append(WindowScore(score + bonus, kind, signals, i + 1, i + 2, _language(pair), decoding))
-    return hits
+        if window := _window(rules, units[i] + " " + units[i + 1], source, bonus, i, i + 1, decoding):
+            (hits if window.score >= BLOCK_AT else partial).append(window)
+    return hits, partial
+
+
+def _window(rules: dict[Rule, None], text: str, source: Source, bonus: float, first: int, last: int,
+            decoding: str) -> WindowScore | None:
+    """The window's score if it blocks, or if it holds part of the evidence including a sign of an attack (a weak
+    sign alone, "urgent_preamble" or "shapes_your_reply", is not one)."""
+    score, kind, signals = _total(rules, source)
+    if score <= 0 or score + bonus < learned.PARTIAL_EVIDENCE:
+        return None
+    if score + bonus < BLOCK_AT and kind == "support":
+        return None
+    return WindowScore(score + bonus, kind, signals, first + 1, last + 1, _language(text), decoding)
 
 
 def scan(text: str, source: Source = "user") -> list[WindowScore]:
     """Every window (a sentence, or two adjacent ones) whose signals reach the blocking threshold, and every part
-    of hidden text (tag characters, base64, ROT13… see `decoding`) that comes close to it."""
-    hits = _scan_units(sentences(compact(fold(text))), source)
+    of hidden text (tag characters, base64, ROT13… see `decoding`) that comes close to it. Where the rules block
+    nothing but found part of the evidence, the learned model decides, and its block names the window with the
+    most evidence."""
+    folded = fold(text)
+    hits, partial = _scan_units(sentences(compact(folded)), source)
+    partial_texts = [(partial, folded)]
     for variant in decoded_variants(text):
-        hits += _scan_units(sentences(compact(fold(variant.text))), source, bonus=SMUGGLED_WEIGHT,
-                            decoding=variant.how)
-    return hits
+        plain = fold(variant.text)
+        found, maybe = _scan_units(sentences(compact(plain)), source, bonus=SMUGGLED_WEIGHT, decoding=variant.how)
+        hits += found
+        partial_texts.append((maybe, plain))
+    if hits:
+        return hits
+    for windows, whole in partial_texts:
+        if windows and learned.reads_as_attack(whole):
+            best = max(windows, key=lambda w: w.score)
+            return [dataclasses.replace(best, score=BLOCK_AT, signals=(*best.signals, learned.SIGNAL))]
+    return []
 
 
 def detect_injection(text: str, *, source: Source = "user") -> list[Finding]:

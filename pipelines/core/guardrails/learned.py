@@ -1,0 +1,42 @@
+"""The learned half of the injection check at work: where the rules found part of the evidence an attack needs, the
+n-gram model (ngram_model.py, fitted by train_model.py, shipped in assets/guardrails) decides.
+
+Why only there: alone, the model reads topic as much as intent and blocks too much ordinary text; a weak rule signal
+alone is not enough either. Together, each covers the other's blind spot, and text with no signal at all (nearly
+all of it) never reaches the model, so the check costs no more on a long document. The model is asked only about
+a text the rules let through, so a block by the rules reads as before.
+
+Both limits are fixed a priori, not fitted on the validation sets: half the rules' blocking weight, from a sign of an
+attack (a weak sign alone, such as "in your reply", does not call the model), and the model's own threshold, set when
+it was fitted so that at most 1 % of benign text it did not see reaches it (see train_model.BENIGN_QUANTILE)."""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+
+from pipelines.core.guardrails.injection_rules import BLOCK_AT
+from pipelines.core.guardrails.ngram_model import MODEL_DIR, NgramModel
+
+PARTIAL_EVIDENCE = BLOCK_AT / 2  # the rules' weight in a window from which the model is asked
+SIGNAL = "learned_model"  # how a finding names the model among its signals
+log = logging.getLogger(__name__)
+
+
+@cache
+def shipped_model() -> NgramModel | None:
+    """The fitted model shipped with Stepwise; None (rules alone, said once in the log) if its files are missing."""
+    if not (MODEL_DIR / "injection_model.npy").exists():
+        log.warning("the learned injection model is missing from %s: the rules judge alone (make guard-model)", MODEL_DIR)
+        return None
+    return NgramModel.load(MODEL_DIR)
+
+
+def reads_as_attack(folded: str) -> bool:
+    """Whether the model reads the folded text as an attack: its best window at or above the stricter of the two
+    thresholds the fit set (for messages and for documents). The stricter one for both, as a short document (an
+    e-mail, a line of a resume) reads like a message, and documents were calibrated on long ones. The whole text,
+    as the thresholds were set on whole texts: a lone sentence ("ignore the above list") scores higher than any
+    text it is part of."""
+    model = shipped_model()
+    return model is not None and model.best_window(folded).score >= max(model.thresholds.values())

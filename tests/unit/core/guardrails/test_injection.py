@@ -168,6 +168,7 @@ def test_a_recruiter_asking_for_a_rating_is_not_an_injection():
     "这个岗位要求熟悉大模型提示词工程和越狱防御。",
     "Ignore the translation task for now, we need the summary first.",
     "系统设置不用管，IT会处理。",
+    "请将J002候选人的面试时间发送给[EMAIL_1]，详情见附件。",  # the "ai" of "email" is no AI
     "默认设置不用管，直接导出就行。",
     "之前的要求先放一边，我们先讨论薪资。",
     "你的简历格式不用管，内容更重要。",

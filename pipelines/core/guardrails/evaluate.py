@@ -22,6 +22,13 @@ def product_judge(text: str, mode: str) -> bool:
     return bool(detect_injection(text, source="document" if mode == "document" else "user"))
 
 
+def rules_alone_judge(text: str, mode: str) -> bool:
+    from pipelines.core.guardrails.learned import rules_alone
+
+    with rules_alone():
+        return product_judge(text, mode)
+
+
 def verdicts(rows: Sequence[Row], judge: Judge) -> list[bool]:
     return [judge(row.text, row.mode) for row in rows]
 
@@ -64,6 +71,33 @@ def leave_one_source_out(rows: Sequence[Row], min_rows: int = 20) -> list[tuple[
     return table
 
 
+def leave_one_source_out_check(rows: Sequence[Row], min_rows: int = 20) -> str:
+    """For each source with enough rows, the whole check on its rows twice: the rules alone, and the rules with a
+    model fitted on all other sources. What the model adds on a source it never saw."""
+    from pipelines.core.guardrails.learned import using
+    from pipelines.core.guardrails.train_model import fitted_model
+
+    lines = ["### Leave one source out: the whole check (rules + a model fitted without the source)", "",
+             "| source | label | rows | rules alone | rules + model |", "|---|---|---|---|---|"]
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for group in sorted({r.group for r in rows}):
+        held = [r for r in rows if r.group == group]
+        if len(held) < min_rows:
+            continue
+        alone = verdicts(held, rules_alone_judge)
+        with using(fitted_model([r for r in rows if r.group != group])):
+            whole = verdicts(held, product_judge)
+        for label in ("attack", "benign"):
+            mine = [i for i, r in enumerate(held) if r.attack == (label == "attack")]
+            if mine:
+                n, a, w = len(mine), sum(alone[i] for i in mine), sum(whole[i] for i in mine)
+                lines.append(f"| {group} | {label} | {n} | {100 * a / n:.1f} % | {100 * w / n:.1f} % |")
+                totals[label] = [totals[label][0] + n, totals[label][1] + a, totals[label][2] + w]
+    for label, (n, a, w) in sorted(totals.items()):
+        lines.append(f"| **all sources** | {label} | {n} | {100 * a / n:.1f} % | {100 * w / n:.1f} % |")
+    return "\n".join(lines)
+
+
 def latency(judge_text: Callable[[str], object], rounds: int = 30) -> dict[str, tuple[float, float]]:
     """p50 and p95 in ms of the whole input check on 1 KB and 64 KB of real benign text."""
     body = "\n\n".join(r.text for r in own_benign_rows())
@@ -98,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         print()
         print(markdown(f"{title}: by source", rate_table(rows, blocked, lambda r: r.group)))
         print()
+        if rows[0].group.startswith(("blind:", "external:")):
+            alone = verdicts(rows, rules_alone_judge)
+            print(markdown(f"{title}: the rules alone, without the learned model", rate_table(rows, alone, lambda r: r.group)))
+            print()
         wrong = false_blocks(rows, blocked)
         print(f"False blocks on benign text in {title}: {len(wrong)}")
         if rows[0].group.startswith(("blind:", "external:")):
@@ -110,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         from pipelines.core.guardrails.train_model import training_rows
 
         print(markdown("Leave one source out (fit without the source, judge it)", leave_one_source_out(training_rows())))
+        print()
+        print(leave_one_source_out_check(training_rows()))
         print()
     if args.latency:
         from pipelines.core.guardrails.input_validator import validate_input_text

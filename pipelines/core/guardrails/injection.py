@@ -1,6 +1,7 @@
 """Prompt-injection and jailbreak detection for English and Chinese text, from a user or from a document the
 workflow reads: weighted signals per sentence (and per pair of adjacent sentences, since an attack is often
-split across two), after normalisation so that obfuscation does not hide it."""
+split across two), after normalisation so that obfuscation does not hide it; where they add up to part of an attack
+only, the learned model decides (see `learned`)."""
 
 from __future__ import annotations
 

@@ -13,6 +13,8 @@ it was fitted so that at most 1 % of benign text it did not see reaches it (see 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from pipelines.core.guardrails.injection_rules import BLOCK_AT
@@ -32,11 +34,38 @@ def shipped_model() -> NgramModel | None:
     return NgramModel.load(MODEL_DIR)
 
 
+_switched_off: list[bool] = []
+
+
+@contextmanager
+def rules_alone() -> Iterator[None]:
+    """Within this block the check runs without the model (for measuring what the model adds)."""
+    _switched_off.append(True)
+    try:
+        yield
+    finally:
+        _switched_off.pop()
+
+
+_stand_in: list[NgramModel] = []
+
+
+@contextmanager
+def using(model: NgramModel) -> Iterator[None]:
+    """Within this block the check asks `model` instead of the shipped one (a model fitted without a source, to
+    judge that source)."""
+    _stand_in.append(model)
+    try:
+        yield
+    finally:
+        _stand_in.pop()
+
+
 def reads_as_attack(folded: str) -> bool:
     """Whether the model reads the folded text as an attack: its best window at or above the stricter of the two
     thresholds the fit set (for messages and for documents). The stricter one for both, as a short document (an
     e-mail, a line of a resume) reads like a message, and documents were calibrated on long ones. The whole text,
     as the thresholds were set on whole texts: a lone sentence ("ignore the above list") scores higher than any
     text it is part of."""
-    model = shipped_model()
+    model = None if _switched_off else _stand_in[-1] if _stand_in else shipped_model()
     return model is not None and model.best_window(folded).score >= max(model.thresholds.values())

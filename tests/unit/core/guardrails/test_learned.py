@@ -107,3 +107,18 @@ def test_a_weak_sign_alone_does_not_call_the_model(model_says):
     model = model_says(50.0)
     assert detect_injection("Hi Anna,\nIn your reply, please confirm the start date.\nBest, Tom", source="document") == []
     assert model.asked == 0
+
+
+def test_the_model_can_be_left_out_to_measure_what_it_adds(model_says):
+    model = model_says(5.0)
+    with learned.rules_alone():
+        assert detect_injection(PARTIAL) == []
+    assert detect_injection(PARTIAL) and model.asked == 1
+
+
+def test_a_stand_in_model_is_asked_instead_of_the_shipped_one(model_says):
+    shipped = model_says(-5.0)
+    stand_in = ScriptedModel(5.0)
+    with learned.using(stand_in):
+        assert detect_injection(PARTIAL)
+    assert detect_injection(PARTIAL) == [] and (stand_in.asked, shipped.asked) == (1, 1)

@@ -14,10 +14,11 @@ DEFAULT_REGIONS = ("CN", "US")
 
 # A run of digits that could be a phone number; the spans in it are then parsed. Scanning only these windows keeps a
 # 64 KB text fast (the library's own matcher is pure Python and slow over long text).
-# "(?:\+|(?<!\d)00(?=[1-9]))?[\s(]*" + _DIGITS, written as four alternatives that each start with a character class,
-# so that the regex engine skips letters instead of trying the pattern at every position; same matches, in order.
+# A "+" and the run of digit groups after it: a leading "(" or "00" needs no alternative of its own ("00" is digits,
+# and a span's "(" is looked up before it, see find_phones), and alternatives that start with a space or a bracket
+# made the engine try the pattern at every space of a long text.
 _DIGITS = r"\d[\d\s().\-+]{3,}\d"
-PHONE_CANDIDATE = re.compile(rf"\+[\s(]*{_DIGITS}|(?<!\d)00(?=[1-9])[\s(]*{_DIGITS}|[\s(]+{_DIGITS}|{_DIGITS}")
+PHONE_CANDIDATE = re.compile(rf"\+[\s(]*{_DIGITS}|{_DIGITS}")
 _DIGIT_GROUP = re.compile(r"\+?\d+")
 _INTERNATIONAL = re.compile(r"[\s(]*(?:\+|00[1-9])")
 SIMPLE_CN_MOBILE = re.compile(r"(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s-]?\d{4}){2}")  # no need to ask the library

@@ -247,7 +247,8 @@ def _finding(check: str, hit: WindowScore, count: int, source: Source) -> Findin
     where = (f"in {hit.decoding} (hidden text, part {hit.first})" if hit.decoding
              else f"in sentence {hit.first}" if hit.first == hit.last else f"across sentences {hit.first} and {hit.last}")
     more = f"; {count - 1} more passage(s) look the same" if count > 1 else ""
-    message = f"{REASONS.get(hit.kind, REASONS['support'])} was found {where} ({hit.language}){more}."
+    how = " (part of the evidence; the learned model read the text as an attack)" if learned.SIGNAL in hit.signals else ""
+    message = f"{REASONS.get(hit.kind, REASONS['support'])} was found {where} ({hit.language}){more}{how}."
     detail = {"kind": hit.kind, "sentence": hit.first, "score": round(hit.score, 1), "signals": list(hit.signals),
               "language": hit.language, "source": source, "windows": count, "decoding": hit.decoding}
     return Finding(check, "blocked", message, detail)

@@ -43,6 +43,7 @@ def test_part_of_the_evidence_blocks_when_the_model_reads_an_attack_and_the_find
     model = model_says(5.0)
     findings = detect_injection(PARTIAL)
     assert findings and "learned_model" in findings[0].detail["signals"] and model.asked == 1
+    assert findings[0].message.endswith("(part of the evidence; the learned model read the text as an attack).")
     model_says(-5.0)
     assert detect_injection(PARTIAL) == []
 

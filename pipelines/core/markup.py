@@ -14,9 +14,10 @@ from pipelines.core.markdown_sanitizer import safe_markdown
 _MD_INLINE = str.maketrans({c: "\\" + c for c in "\\`*[]<>~$|"})
 _MD_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 # GitHub's autolinks of bare URLs and e-mail addresses, and Streamlit's `:directives`, ignore escapes: an
-# invisible word joiner breaks them. Wherever the scheme or `www` stands: GFM links `_http://…` and `\_www.…` too.
+# invisible word joiner breaks them. Wherever the scheme or `www` stands: GFM links `_http://…` and `\_www.…` too;
+# "mailto:" as well, whose address linkify takes even when it is no address ("mailto::@http…").
 WORD_JOINER = "\u2060"
-_BARE_URL = re.compile(r"(?i)(?:https?|ftp)(?=://)|www(?=\.)|(?<=[\w.+-])(?=@[\w-]+\.)|:(?=[a-z])")
+_BARE_URL = re.compile(r"(?i)(?:https?|ftp)(?=://)|mailto(?=:)|www(?=\.)|(?<=[\w.+-])(?=@[\w-]+\.)|:(?=[a-z])")
 # ... and at the start of a line: headings, quotes, list items, setext underlines.
 _MD_LINE_START = re.compile(r"^([ \t]*)([#>+=-]|\d{1,9}(?=[.)]))", re.M)
 _MD_ESCAPED = re.compile(r"""\\([\\`*_{}\[\]()#+\-.!|<>~$:&"'=^/@%,;?])""")

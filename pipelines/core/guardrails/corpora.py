@@ -135,23 +135,24 @@ def _shared_licence(source: str, category: str) -> str:
 
 def blind_rows(directory: Path = BLIND_DIR) -> list[Row]:
     """Blind-written dev sets: measured, never trained or tuned on."""
-    rows = []
-    for path in sorted(directory.glob("*.jsonl")) if directory.is_dir() else []:
-        for item in _jsonl(path):
-            rows.append(Row(item["text"], item["label"] == "attack", item.get("category", ""), item.get("lang", ""),
-                            item.get("source_mode", "user"), f"blind:{path.stem}", "CC0-1.0", item.get("id", "")))
-    return rows
+    return _validation_rows(directory, "blind", "CC0-1.0")
 
 
 def external_rows(directory: Path = EXTERNAL_DIR) -> list[Row]:
     """Public labelled sets from outside every dev and training source (see that directory's README): measured,
     never trained or tuned on, their texts never printed."""
+    return _validation_rows(directory, "external", None)
+
+
+def _validation_rows(directory: Path, kind: str, licence: str | None) -> list[Row]:
+    """The rows of every JSONL file in `directory`, a group per file ("blind:attacks_2"); `licence`: the set's own,
+    else each row's."""
     rows = []
     for path in sorted(directory.glob("*.jsonl")) if directory.is_dir() else []:
         for item in _jsonl(path):
             rows.append(Row(item["text"], item["label"] == "attack", item.get("category", ""), item.get("lang", ""),
-                            item.get("source_mode", "user"), f"external:{path.stem}", item.get("licence", ""),
-                            item.get("id", "")))
+                            item.get("source_mode", "user"), f"{kind}:{path.stem}",
+                            licence or item.get("licence", ""), item.get("id", "")))
     return rows
 
 

@@ -132,13 +132,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         print()
         print(markdown(f"{title}: by source", rate_table(rows, blocked, lambda r: r.group)))
         print()
-        if rows[0].group.startswith(("blind:", "external:")):
+        validation = rows[0].group.startswith(("blind:", "external:"))
+        if validation:
             alone = verdicts(rows, rules_alone_judge)
             print(markdown(f"{title}: the rules alone, without the learned model", rate_table(rows, alone, lambda r: r.group)))
             print()
         wrong = false_blocks(rows, blocked)
         print(f"False blocks on benign text in {title}: {len(wrong)}")
-        if rows[0].group.startswith(("blind:", "external:")):
+        if validation:
             # Their texts are not shown: a rule written after reading them would tune on the validation set.
             print("- (texts of the validation set are not listed; the tables above give their categories)")
         else:

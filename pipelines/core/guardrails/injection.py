@@ -177,10 +177,13 @@ def _scan_units(units: list[str], source: Source, bonus: float = 0.0,
     partial: list[WindowScore] = []
     alone: set[int] = set()
     for i, rules in enumerate(single):
-        if rules and (window := _window(rules, units[i], source, bonus, i, i, decoding)):
-            (hits if window.score >= BLOCK_AT else partial).append(window)
-            if window.score >= BLOCK_AT:
-                alone.add(i)
+        if not rules or not (window := _window(rules, units[i], source, bonus, i, i, decoding)):
+            continue
+        if window.score >= BLOCK_AT:
+            hits.append(window)
+            alone.add(i)
+        else:
+            partial.append(window)
     for i in range(len(units) - 1):
         rules = {**single[i], **single[i + 1], **across[i]}
         if i in alone or i + 1 in alone or not rules:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from functools import cache
 
 from pipelines.core.guardrails.injection_rules import BLOCK_AT
@@ -34,31 +34,24 @@ def shipped_model() -> NgramModel | None:
     return NgramModel.load(MODEL_DIR)
 
 
-_switched_off: list[bool] = []
+# Models standing in for the shipped one, innermost last; None: no model, the rules alone.
+_stand_ins: list[NgramModel | None] = []
 
 
 @contextmanager
-def rules_alone() -> Iterator[None]:
-    """Within this block the check runs without the model (for measuring what the model adds)."""
-    _switched_off.append(True)
-    try:
-        yield
-    finally:
-        _switched_off.pop()
-
-
-_stand_in: list[NgramModel] = []
-
-
-@contextmanager
-def using(model: NgramModel) -> Iterator[None]:
+def using(model: NgramModel | None) -> Iterator[None]:
     """Within this block the check asks `model` instead of the shipped one (a model fitted without a source, to
-    judge that source)."""
-    _stand_in.append(model)
+    judge that source); None: the rules alone."""
+    _stand_ins.append(model)
     try:
         yield
     finally:
-        _stand_in.pop()
+        _stand_ins.pop()
+
+
+def rules_alone() -> AbstractContextManager[None]:
+    """Within this block the check runs without the model (for measuring what the model adds)."""
+    return using(None)
 
 
 def reads_as_attack(folded: str) -> bool:
@@ -67,5 +60,5 @@ def reads_as_attack(folded: str) -> bool:
     e-mail, a line of a resume) reads like a message, and documents were calibrated on long ones. The whole text,
     as the thresholds were set on whole texts: a lone sentence ("ignore the above list") scores higher than any
     text it is part of."""
-    model = None if _switched_off else _stand_in[-1] if _stand_in else shipped_model()
+    model = _stand_ins[-1] if _stand_ins else shipped_model()
     return model is not None and model.best_window(folded).score >= max(model.thresholds.values())

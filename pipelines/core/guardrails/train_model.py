@@ -105,10 +105,10 @@ def fitted_model(rows: Sequence[Row]) -> NgramModel:
 
 def training_rows() -> list[Row]:
     """The rows the shipped model is fitted on: shippable licences only, duplicates once, and none that is also in
-    the blind validation set (two writers can write the same short line)."""
-    blind = {" ".join(r.text.casefold().split()) for r in [*blind_rows(), *external_rows()]}
+    a blind or external validation set (two writers can write the same short line)."""
+    held_out = {" ".join(r.text.casefold().split()) for r in [*blind_rows(), *external_rows()]}
     return [r for r in deduplicated(r for r in [*shipped_rows(), *own_benign_rows()] if r.shippable)
-            if " ".join(r.text.casefold().split()) not in blind]
+            if " ".join(r.text.casefold().split()) not in held_out]
 
 
 def build(out: Path = MODEL_DIR) -> dict:

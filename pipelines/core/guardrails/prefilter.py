@@ -4,6 +4,7 @@ through every rule at every character."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -100,24 +101,27 @@ class LiteralPrefilter:
         present = {number for _end, number in self._automaton.iter(text)} if self._any and text else set()
         return [all(not need.isdisjoint(present) for need in needs) for needs in self._needs]
 
-    def possible_units(self, text: str, starts: Sequence[int]) -> list[list[int] | None]:
-        """Per pattern, the units of `text` (cut at `starts`) where one of its matches may begin: those that, with
-        the unit after them, hold a string of each requirement. None for a pattern nothing can be said of (search
-        all of it); [] for one that cannot match. Exact in the same sense as `possible`.
+    def possible_units(self, text: str, starts: Sequence[int]) -> list[int | None]:
+        """Per pattern, the units of `text` (cut at `starts`) where one of its matches may begin, as a bit mask (bit u
+        = unit u): those that, with the unit after them, hold a string of each requirement. None for a pattern
+        nothing can be said of (search all of it); 0 for one that cannot match. Exact in the same sense as
+        `possible`.
 
-        Sets of units are bit masks (bit u = unit u): a long document has hundreds of units and common strings are
-        in most of them, where unions and intersections of Python sets cost more than the search they save."""
+        Bit masks, not sets: a long document has hundreds of units and common strings are in most of them, where
+        unions and intersections of Python sets cost more than the search they save."""
         where: dict[int, int] = {}
         if self._any and text:
-            hits = np.array(list(self._automaton.iter(text)), dtype=np.int64).reshape(-1, 2)
-            if len(hits):
-                units = np.searchsorted(np.asarray(starts, dtype=np.int64), hits[:, 0], side="right") - 1
-                numbers, rows = np.unique(hits[:, 1], return_inverse=True)  # a row per literal found, not per literal
-                flags = np.zeros((len(numbers), len(starts)), dtype=bool)
+            found = np.fromiter(itertools.chain.from_iterable(self._automaton.iter(text)), dtype=np.int64)
+            if len(found):
+                ends, numbers = found[0::2], found[1::2]
+                units = np.searchsorted(np.asarray(starts, dtype=np.int64), ends, side="right") - 1
+                present, rows = np.unique(numbers, return_inverse=True)  # a row per literal found, not per literal
+                flags = np.zeros((len(present), len(starts)), dtype=bool)
                 flags[rows, units] = True
-                for row, number in enumerate(numbers.tolist()):
-                    where[number] = int.from_bytes(np.packbits(flags[row], bitorder="little").tobytes(), "little")
-        out: list[list[int] | None] = []
+                packed = np.packbits(flags, axis=1, bitorder="little")
+                for row, number in enumerate(present.tolist()):
+                    where[number] = int.from_bytes(packed[row].tobytes(), "little")
+        out: list[int | None] = []
         units_of: dict[frozenset[int], int] = {}  # a requirement's units, once per text
 
         def units_with(need: frozenset[int]) -> int:
@@ -137,15 +141,5 @@ class LiteralPrefilter:
             for need in needs[1:]:
                 held = units_with(need)
                 candidates &= held | held >> 1
-            out.append(_bits(candidates))
+            out.append(candidates)
         return out
-
-
-def _bits(mask: int) -> list[int]:
-    """The numbers of the set bits of `mask`, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

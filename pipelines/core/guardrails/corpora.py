@@ -19,6 +19,7 @@ CORPORA_DIR = ASSETS_DIR / "guardrails" / "corpora"
 SHARED_REAL = PROJECT_ROOT.parent / "shared" / "data" / "guardrails_real"
 BLIND_DIR = PROJECT_ROOT / "tests" / "devsets" / "guardrails_blind"
 EXTERNAL_DIR = PROJECT_ROOT / "tests" / "devsets" / "guardrails_external"
+ZH_DEV_DIR = PROJECT_ROOT / "tests" / "devsets" / "guardrails_zh_dev"
 # Licences under which a model fitted on the rows may be shipped (redistribution allowed).
 SHIPPABLE = ("apache-2.0", "mit", "bsd", "cc-by", "cc0", "self-written", "public domain", "cc by", "psf-2.0", "isc",
              "mpl-2.0")
@@ -142,6 +143,12 @@ def external_rows(directory: Path = EXTERNAL_DIR) -> list[Row]:
     """Public labelled sets from outside every dev and training source (see that directory's README): measured,
     never trained or tuned on, their texts never printed."""
     return _validation_rows(directory, "external", None)
+
+
+def zh_dev_rows(directory: Path = ZH_DEV_DIR) -> list[Row]:
+    """A blind-written Chinese dev set (see its README): measured and used to choose how Chinese text is judged, never
+    fitted on."""
+    return _validation_rows(directory, "zh-dev", "self-written")
 
 
 def _validation_rows(directory: Path, kind: str, licence: str | None) -> list[Row]:

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from pipelines.core.guardrails.corpora import (Row, blind_rows, deduplicated, external_rows, own_benign_rows,
-                                               shared_real_rows, shipped_rows)
+                                               shared_real_rows, shipped_rows, zh_dev_rows)
 
 Judge = Callable[[str, str], bool]  # (text, source mode) → blocked
 
@@ -121,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--latency", action="store_true")
     args = parser.parse_args(argv)
     sets = {"shared real (dev-visible)": deduplicated(shared_real_rows()),
+            "Chinese dev set (blind-written, not fitted on)": zh_dev_rows(),
             "blind (never tuned on)": blind_rows(),
             "external public sets (never tuned on)": external_rows(),
             "shipped corpora": deduplicated(shipped_rows())}
@@ -133,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(markdown(f"{title}: by source", rate_table(rows, blocked, lambda r: r.group)))
         print()
         validation = rows[0].group.startswith(("blind:", "external:"))
-        if validation:
+        if validation or rows[0].group.startswith("zh-dev:"):
             alone = verdicts(rows, rules_alone_judge)
             print(markdown(f"{title}: the rules alone, without the learned model", rate_table(rows, alone, lambda r: r.group)))
             print()

@@ -35,6 +35,7 @@ REASONS = {
     "role_marker": "A fake system or role marker",
     "indirect": "An instruction addressed to the AI that reads this document",
     "support": "Several weak signs of an instruction aimed at the assistant",
+    "learned": "Wording that the learned model reads as an instruction aimed at the assistant",
 }
 # Which kind names a window whose heaviest signals weigh the same (a jailbreak that also overrides is a jailbreak).
 _KIND_RANK = {"jailbreak": 4, "indirect": 3, "extraction": 2, "exfiltration": 2, "role_marker": 1, "role": 1}
@@ -218,7 +219,8 @@ def scan(text: str, source: Source = "user") -> list[WindowScore]:
     """Every window (a sentence, or two adjacent ones) whose signals reach the blocking threshold, and every part
     of hidden text (tag characters, base64, ROT13… see `decoding`) that comes close to it. Where the rules block
     nothing but found part of the evidence, the learned model decides, and its block names the window with the
-    most evidence."""
+    most evidence; in a text that is mostly Chinese, it also decides where the rules found nothing, and its block
+    names the sentence its reading centres on (see `learned`)."""
     folded = fold(text)
     hits, partial = _scan_units(sentences(compact(folded)), source)
     partial_texts = [(partial, folded)]
@@ -233,7 +235,23 @@ def scan(text: str, source: Source = "user") -> list[WindowScore]:
         if windows and learned.reads_as_attack(whole):
             best = max(windows, key=lambda w: w.score)
             return [dataclasses.replace(best, score=BLOCK_AT, signals=(*best.signals, learned.SIGNAL))]
+    if learned.mostly_chinese(folded) and not _asks_to_send(folded, source) and (verdict := learned.best_window(folded)):
+        # The window's middle names the sentence: the one the window is most about.
+        number = max(len(sentences(folded[:(verdict.start + verdict.end) // 2])), 1)
+        return [WindowScore(BLOCK_AT, "learned", (learned.SIGNAL,), number, number, "Chinese")]
     return []
+
+
+# An e-mail address, or one the chat masked as it came in ("[EMAIL_1]", folded).
+_ADDRESS = re.compile(r"[^\s@]+@[^\s@]+\.\w+|\[email_\d+\]")
+
+
+def _asks_to_send(folded: str, source: Source) -> bool:
+    """Whether a user's message names an e-mail address, as a request to send something there does. The action
+    limits refuse such a request with its reasons (an address that is not a candidate's or the team's, which
+    personal data), which a block by the model alone would hide; the rules still block one that carries an attack's
+    evidence."""
+    return source == "user" and _ADDRESS.search(folded) is not None
 
 
 def detect_injection(text: str, *, source: Source = "user") -> list[Finding]:
@@ -259,7 +277,8 @@ def _finding(check: str, hit: WindowScore, count: int, source: Source) -> Findin
     where = (f"in {hit.decoding} (hidden text, part {hit.first})" if hit.decoding
              else f"in sentence {hit.first}" if hit.first == hit.last else f"across sentences {hit.first} and {hit.last}")
     more = f"; {count - 1} more passage(s) look the same" if count > 1 else ""
-    how = " (part of the evidence; the learned model read the text as an attack)" if learned.SIGNAL in hit.signals else ""
+    how = (" (part of the evidence; the learned model read the text as an attack)"
+           if learned.SIGNAL in hit.signals and hit.kind != "learned" else "")
     message = f"{REASONS.get(hit.kind, REASONS['support'])} was found {where} ({hit.language}){more}{how}."
     detail = {"kind": hit.kind, "sentence": hit.first, "score": round(hit.score, 1), "signals": list(hit.signals),
               "language": hit.language, "source": source, "windows": count, "decoding": hit.decoding}

@@ -43,7 +43,7 @@ DISTANCE = re.compile(
     r"\s+(?:the |a |an |our |their |its |his |her )?(?:[\w-]+ )?(?:chatbots?|models?|bots?|assistants?|ai|llms?|agents?|"
     r"systems?|it|them|gpt|chatgpt)\s+(?:into\s+|to\s+)?(?:[^.;:!?\n]{0,60}\b(?:and|or|then)\s+)?"
     r"|(?:防止|避免|防范|禁止|杜绝|检测|识别|阻止|拦截|不会|不能|不得|不可|不许|绝不|从不|诱导|让模型|"
-    r"使模型)[^。！？\n，,]{0,8})$")
+    r"使模型)[^。！？\n，,；;]{0,16})$")  # sixteen characters: about as many words as the forty letters in English
 
 
 def _rule(name: str, kind: str, user: float, pattern: str, document: float | None = None, exempt: str | None = None,
@@ -441,6 +441,9 @@ HIDDEN_ZH = (r"(?:系统提示(?![:：]|词?(?:工程|设计|编写|模板|岗�
              r"在这段对话之前)?收到的|"
              r"你[^。！？\n，,]{0,4}?(?:接收|收|得)到的[^。！？\n，,]{0,4}?(?:指令|消息|提示|内容|设定)|第一条(?:消息|指令|提示)|"
              r"对话(?:之前|开始前|开始之前|开头)的?[^。！？\n，,]{0,6}?(?:内容|消息|指令))")
+# What follows a verb used as a noun ("泄露风险", "泄露问题", "泄露、越权", "泄露和越狱"): a head noun of risk or work, or a
+# list going on.
+NOMINAL_ZH = r"(?:风险|问题|事件|漏洞|隐患|攻击|检查|检测|测试|测评|评估|场景|案例|防护|防范|治理|等|、|和|与|及|或)"
 REVEAL_ZH = (r"(?:输出|告诉|显示|打印|重复|复述|复读|泄露|透露|给我看|看看|展示|说出|列出|公开|发给我|发我|写出|写下|背诵|念出|"
              r"念|讲出|提供|给出|分享|翻译|总结|贴出|原样|原封不动|一字不差|逐字|照抄|抄写|拼出|藏头)")
 EXTRACTION = [
@@ -486,9 +489,11 @@ EXTRACTION = [
           exempt=r"\b(?:my|our|his|her|their|candidate'?s?|applicant'?s?)\s+(?:\w+\s+)?(?:password|passcode|credentials|tokens?)",
           group="secret"),
     _rule("reveal_prompt_zh", "extraction", 3.5, rf"{REVEAL_ZH}{CLAUSE_ZH}{{0,20}}?{HIDDEN_ZH}", group="extraction"),
-    _rule("prompt_then_verb_zh", "extraction", 3.5, rf"{HIDDEN_ZH}{CLAUSE_ZH}{{0,24}}?(?:{REVEAL_ZH}|是什么|有哪些|是啥|原文|"
-                                                    rf"内容是|完整|"
-                                                    r"写成|转成)", group="extraction"),
+    # "系统提示词泄露风险", "系统提示词泄露、越权等问题": a verb followed by a noun or a list is the name of a risk, not a
+    # demand; so is "系统提示词可能被诱导泄露".
+    _rule("prompt_then_verb_zh", "extraction", 3.5, rf"{HIDDEN_ZH}{CLAUSE_ZH}{{0,24}}?(?:(?:{REVEAL_ZH}|是什么|有哪些|是啥|原文|"
+                                                    rf"内容是|完整|写成|转成)(?!{NOMINAL_ZH}))", group="extraction",
+          exempt=r"被|诱导|导致|造成|引起"),  # a passive or a cause inside the clause describes a leak
     _rule("repeat_above_zh", "extraction", 3.5,
           r"(?:原样|逐字|一字不差地?|完整地?|全部|原封不动地?)(?:地)?(?:输出|重复|复述|打印|写出|发给我)(?:出)?(?:你)?(?:上面|"
           r"以上|上述|前面|之前|上文)的?(?:所有|全部)?(?:内容|文字|指令|提示|话|文本)"

@@ -6,6 +6,11 @@ alone is not enough either. Together, each covers the other's blind spot, and te
 all of it) never reaches the model, so the check costs no more on a long document. The model is asked only about
 a text the rules let through, so a block by the rules reads as before.
 
+Text that is mostly Chinese is the exception: there the model also judges a text in which the rules found nothing.
+The Chinese rules are fewer and Chinese attacks are worded more freely than English ones (no spaces to anchor a
+phrase on), while the model reads a Chinese character n-gram as a word; measured on held-out Chinese text, it
+stops far more attacks than the rules alone at close to the same false-block rate (see MODEL.md).
+
 Both limits are fixed a priori, not fitted on the validation sets: half the rules' blocking weight, from a sign of an
 attack (a weak sign alone, such as "in your reply", does not call the model), and the model's own threshold, set when
 it was fitted so that at most 1 % of benign text it did not see reaches it (see train_model.BENIGN_QUANTILE)."""
@@ -13,15 +18,18 @@ it was fitted so that at most 1 % of benign text it did not see reaches it (see 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from functools import cache
 
 from pipelines.core.guardrails.injection_rules import BLOCK_AT
-from pipelines.core.guardrails.ngram_model import MODEL_DIR, NgramModel
+from pipelines.core.guardrails.ngram_model import MODEL_DIR, NgramModel, WindowVerdict
 
 PARTIAL_EVIDENCE = BLOCK_AT / 2  # the rules' weight in a window from which the model is asked
 SIGNAL = "learned_model"  # how a finding names the model among its signals
+CHINESE_SHARE = 0.5  # a text is "mostly Chinese" when at least this share of its letters and digits are Chinese
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 log = logging.getLogger(__name__)
 
 
@@ -54,11 +62,26 @@ def rules_alone() -> AbstractContextManager[None]:
     return using(None)
 
 
-def reads_as_attack(folded: str) -> bool:
-    """Whether the model reads the folded text as an attack: its best window at or above the stricter of the two
-    thresholds the fit set (for messages and for documents). The stricter one for both, as a short document (an
-    e-mail, a line of a resume) reads like a message, and documents were calibrated on long ones. The whole text,
-    as the thresholds were set on whole texts: a lone sentence ("ignore the above list") scores higher than any
-    text it is part of."""
+def mostly_chinese(text: str) -> bool:
+    """Whether at least half of the letters and digits of `text` are Chinese characters (the model judges such a
+    text even where the rules found nothing)."""
+    han = len(_HAN.findall(text))
+    return han > 0 and han >= CHINESE_SHARE * sum(c.isalnum() for c in text)
+
+
+def best_window(folded: str) -> WindowVerdict | None:
+    """The model's reading of the folded text at the stricter of the two thresholds the fit set (for messages and
+    for documents): its best window if that reaches it, else None (and None without a model). The stricter one for
+    both, as a short document (an e-mail, a line of a resume) reads like a message, and documents were calibrated on
+    long ones. The whole text, as the thresholds were set on whole texts: a lone sentence ("ignore the above list")
+    scores higher than any text it is part of."""
     model = _stand_ins[-1] if _stand_ins else shipped_model()
-    return model is not None and model.best_window(folded).score >= max(model.thresholds.values())
+    if model is None:
+        return None
+    verdict = model.best_window(folded)
+    return verdict if verdict.score >= max(model.thresholds.values()) else None
+
+
+def reads_as_attack(folded: str) -> bool:
+    """Whether the model reads the folded text as an attack (see `best_window`)."""
+    return best_window(folded) is not None

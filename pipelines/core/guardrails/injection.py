@@ -96,8 +96,15 @@ def _counts(rule: Rule, match: re.Match, text: str) -> bool:
 
 
 def _matches(rule: Rule, text: str) -> bool:
-    """Whether the rule fires anywhere in `text`."""
-    return any(_counts(rule, match, text) for match in rule.pattern.finditer(text))
+    """Whether the rule fires anywhere in `text`. After a match that does not count, the search goes on from the
+    match's next character, not its end: a reported or negated phrase may hold a demand ("the documents provided,
+    but tell me your instructions")."""
+    pos = 0
+    while match := rule.pattern.search(text, pos):
+        if _counts(rule, match, text):
+            return True
+        pos = match.start() + 1
+    return False
 
 
 def score_window(text: str, source: Source = "user") -> tuple[float, str, tuple[str, ...]]:
@@ -134,13 +141,15 @@ def _rules_by_window(units: list[str], source: Source) -> tuple[list[dict[Rule, 
             while pos < end and (match := rule.pattern.search(joined, pos, end)):
                 first = bisect.bisect_right(starts, match.start()) - 1
                 last = bisect.bisect_right(starts, max(match.end() - 1, match.start())) - 1
-                if _counts(rule, match, joined):
-                    if first == last and is_mention(joined, match.start(), match.end()):
-                        mentioned[first][rule] = None
-                    elif first == last:
-                        single[first][rule] = None
-                    elif last == first + 1:
-                        across[first][rule] = None
+                if not _counts(rule, match, joined):
+                    pos = match.start() + 1  # a demand may start inside a match that does not count (see _matches)
+                    continue
+                if first == last and is_mention(joined, match.start(), match.end()):
+                    mentioned[first][rule] = None
+                elif first == last:
+                    single[first][rule] = None
+                elif last == first + 1:
+                    across[first][rule] = None
                 # Search on after this match, or from the next sentence when it ran past its own.
                 pos = max(match.end(), match.start() + 1) if first == last else starts[first + 1]
                 if first == last and rule in single[first] and first + 1 < len(starts):

@@ -403,6 +403,9 @@ EXTRACT_VERB = (_inflect("print", "reveal", "repeat", "show", "output", "display
                 + r"(?: (?:out|back|down|up|me|us))?"
                   r"|(?:respond|repl(?:y|ies)|answer|start|begin)(?:s|ed|ing)?(?: only| just)? with"
                   rf"|told|gave|given|wrote|written|sent|shown|spelt|said|what(?:{A}s| is| are| was| were)")
+# A match that opens with a verb in the past reports what happened ("model revealed its system prompt", "the chatbot
+# leaked its instructions"); a demand uses the verb's base form.
+REPORTED = r"^(?:\w+ed|wrote|written|shown|told|gave|given|sent|spelt|spat out)\b"
 HIDDEN = (r"(?:(?:(?:system|developer|hidden|secret|initial|original|internal|pre|meta|base|master|starting|confidential|opening|"
           r"underlying|invisible)[ -]?(?:prompt|message|instructions?|directives?|configuration|rules|guidelines|context|"
           r"settings|"
@@ -450,12 +453,15 @@ EXTRACTION = [
     _rule("reveal_hidden_prompt", "extraction", 3.5,
           rf"\b(?:{EXTRACT_VERB})\b{WS % 6}(?:(?:the|your|its|this|all|full|entire|complete|exact|whole|text of) )*"
           rf"(?:{HIDDEN}|{GIVEN})",
-          # "my system prompt" is the user's own; "write system prompts" (plural, nobody's) is a job, not a request
-          exempt=r"\b(?:my|our) (?:system|initial|first|original|starting)|^(?![^\n]*\b(?:your|its|the|this|that|all|full|entire|"
-                 r"complete|exact|whole|hidden|initial)\b)[^\n]*\b(?:prompts|messages)$", group="extraction"),
+          # "my system prompt" is the user's own; "write system prompts" (plural, nobody's) and "write a system prompt"
+          # are a job, not a request; a verb in the past reports a leak ("the bot revealed its system prompt")
+          exempt=rf"\b(?:my|our) (?:system|initial|first|original|starting)|^(?![^\n]*\b(?:your|its|the|this|that|all|full|"
+                 rf"entire|complete|exact|whole|hidden|initial)\b)[^\n]*\b(?:prompts|messages)$|^writ\w* (?:a|an) |{REPORTED}",
+          group="extraction"),
     _rule("reveal_yours", "extraction", 3.5,
           rf"\b(?:{EXTRACT_VERB})\b{WS % 6}(?:(?:the|all|full|entire|complete|exact|whole|text of) )*{YOURS}\b"
-          r"(?<!\brules)(?<!\bguidelines)(?<!\bconstraints)(?<!\bsettings)(?<!\bpolicies)(?<!\bpersona)", group="extraction"),
+          r"(?<!\brules)(?<!\bguidelines)(?<!\bconstraints)(?<!\bsettings)(?<!\bpolicies)(?<!\bpersona)", group="extraction",
+          exempt=REPORTED),
     _rule("reveal_your_rules", "extraction", 2.0,
           rf"\b(?:{EXTRACT_VERB})\b{WS % 6}(?:(?:the|all|full|entire|complete|exact|whole|text of) )*(?:your|its) (?:\w+ )?"
           r"(?:rules|guidelines|constraints|settings|policies|persona)\b", group="extraction"),

@@ -42,8 +42,9 @@ DISTANCE = re.compile(
     r"|\b(?:make|made|making|get|got|getting|trick\w*|forc\w*|caus\w*|convinc\w*|let|lets|letting|induc\w*|coax\w*|manipulat\w*)"
     r"\s+(?:the |a |an |our |their |its |his |her )?(?:[\w-]+ )?(?:chatbots?|models?|bots?|assistants?|ai|llms?|agents?|"
     r"systems?|it|them|gpt|chatgpt)\s+(?:into\s+|to\s+)?(?:[^.;:!?\n]{0,60}\b(?:and|or|then)\s+)?"
-    r"|(?:防止|避免|防范|禁止|杜绝|检测|识别|阻止|拦截|不会|不能|不得|不可|不许|绝不|从不|诱导|让模型|"
-    r"使模型)[^。！？\n，,；;]{0,16})$")  # sixteen characters: about as many words as the forty letters in English
+    r"|(?:防止|避免|防范|禁止|杜绝|检测|识别|阻止|拦截|不会|不能|不得|不可|不许|绝不|从不|诱导|诱使|(?:让|使)(?:模型|其|它|"
+    # sixteen characters: about as many words as the forty letters in English
+    r"助手|ai|大模型|机器人))[^。！？\n，,；;]{0,16})$")
 
 
 def _rule(name: str, kind: str, user: float, pattern: str, document: float | None = None, exempt: str | None = None,
@@ -446,7 +447,7 @@ HIDDEN_ZH = (r"(?:系统提示(?![:：]|词?(?:工程|设计|编写|模板|岗�
              r"对话(?:之前|开始前|开始之前|开头)的?[^。！？\n，,]{0,6}?(?:内容|消息|指令))")
 # What follows a verb used as a noun ("泄露风险", "泄露问题", "泄露、越权", "泄露和越狱"): a head noun of risk or work, or a
 # list going on.
-NOMINAL_ZH = r"(?:风险|问题|事件|漏洞|隐患|攻击|检查|检测|测试|测评|评估|场景|案例|防护|防范|治理|等|、|和|与|及|或)"
+NOMINAL_ZH = r"(?:风险|问题|事件|漏洞|隐患|攻击|检查|检测|测试|测评|评估|场景|案例|防护|防范|治理|等|、|和|与|及|或|[(（])"
 REVEAL_ZH = (r"(?:输出|告诉|显示|打印|重复|复述|复读|泄露|透露|给我看|看看|展示|说出|列出|公开|发给我|发我|写出|写下|背诵|念出|"
              r"念|讲出|提供|给出|分享|翻译|总结|贴出|原样|原封不动|一字不差|逐字|照抄|抄写|拼出|藏头)")
 EXTRACTION = [
@@ -494,7 +495,9 @@ EXTRACTION = [
     _rule("reveal_secret", "extraction", 3.0, rf"\b(?:{EXTRACT_VERB})\b{WS % 5}{SECRET}",
           exempt=r"\b(?:my|our|his|her|their|candidate'?s?|applicant'?s?)\s+(?:\w+\s+)?(?:password|passcode|credentials|tokens?)",
           group="secret"),
-    _rule("reveal_prompt_zh", "extraction", 3.5, rf"{REVEAL_ZH}{CLAUSE_ZH}{{0,20}}?{HIDDEN_ZH}", group="extraction"),
+    # "输出了系统提示" reports what happened (了, 过), "输出端", "输出侧" name a side of the system: no demand.
+    _rule("reveal_prompt_zh", "extraction", 3.5, rf"{REVEAL_ZH}{CLAUSE_ZH}{{0,20}}?{HIDDEN_ZH}", group="extraction",
+          exempt=rf"^{REVEAL_ZH}(?:了|过|端|侧)"),
     # "系统提示词泄露风险", "系统提示词泄露、越权等问题": a verb followed by a noun or a list is the name of a risk, not a
     # demand; so is "系统提示词可能被诱导泄露".
     _rule("prompt_then_verb_zh", "extraction", 3.5, rf"{HIDDEN_ZH}{CLAUSE_ZH}{{0,24}}?(?:(?:{REVEAL_ZH}|是什么|有哪些|是啥|原文|"
@@ -764,9 +767,10 @@ ROLE_MARKER = [
           r"(?:message|instruction|notice|update|override|prompt|command|directive|note)s?\s*[:：!]"
           r"|^\W{0,6}(?:系统|管理员|开发者)(?:指令|命令)\s*[:：]", group="marker"),
     _rule("override_code", "role_marker", 2.0,
-          r"\b(?:system|admin|administrator|developer|security|emergency|root) (?:override|access|command|protocol)\b"
+          # not "admin access" or "管理员权限": IT policies name them all the time
+          r"\b(?:system|admin|administrator|developer|security|emergency|root) (?:override|command|protocol)\b"
           r"|\boverride (?:code|mode|protocol|authori[sz]ation)\b|\bend of (?:system )?(?:prompt|instructions)\b"
-          r"|\bbegin (?:new )?(?:system )?instructions\b|\boverride safety\b|(?:系统|管理员)(?:覆盖|命令|权限)",
+          r"|\bbegin (?:new )?(?:system )?instructions\b|\boverride safety\b|(?:系统|管理员)(?:覆盖|命令)",
           group="override_code"),
     _rule("authority_claim", "role_marker", 1.0,
           rf"\bi{A}?(?:m| am) (?:the|your|a|an) (?:system |chief |lead |senior )?(?:administrator|admin|developer|creator|owner|"

@@ -31,7 +31,9 @@ REPORTING = re.compile(
     r"called|named|known as|"
     r"labell?ed|classic)\b"
     r"|说|写|输入|问道|问|例如|比如|譬如|诸如|如:|类似|像是|话术|语句|句子|字样|字眼|词|内容为|称为|叫做|所谓|举例"
-    r"|包括|包含|表述|说法|提法|措辞|文字"
+    r"|包括|包含|表述|说法|提法|措辞|文字|引用|之类|这类|一类|这样一段话|例子|尝试|请求|输入"
+    # "(如“…”": 如 right before the quote, where the frame joins the words before it with a space.
+    r"|如(?= )"
     # "“…”等" (and so on): 等 right after the quote, which the frame joins with a space, or after the next quote.
     r"|(?<= )等|[”」』]等")
 

@@ -211,6 +211,10 @@ def test_benign_requests_with_trigger_words_are_allowed(text):
     "安全培训：系统提示词可能被攻击者诱导泄露，请勿在其中写入密码。",
     "员工不得通过角色扮演或越狱等手段绕过AI工具的安全限制。",
     "常见说法包括“忽略以上所有指令”“进入开发者模式”等，请大家提高警惕。",
+    "要求：了解常见攻击手法（如“忽略之前的指令”、角色扮演诱导等）。",
+    "上周测试版助手输出了系统提示的一部分，已修复。",
+    "在授权范围内开展对抗测试，尝试让其泄露系统提示。",
+    "风险清单：系统提示泄露（prompt leaking）、越权操作。",
 ])
 def test_benign_documents_about_ai_security_are_allowed(text):
     assert detect_injection(text, source="document") == []

@@ -96,6 +96,8 @@ AI_TARGET = (r"(?:instructions?|instructs|directions|directives?|prompts?|system
 # Words that are also everyday recruiting words ("rules for referrals", "the search filters").
 GEN_TARGET = (r"(?:rules?|restrictions?|limitations?|limits|constraints?|polic(?:y|ies)|filters?|filtering|commands?|orders|"
               r"protocols?|tasks?|assignments?|settings|boundaries|criteria|requirements|rubric|standards)")
+# Of those, the ones a user's own task is made of: "forget the previous criteria and search Lyon" corrects a search.
+TASK_TARGET = r"(?:criteria|requirements|filters?|filtering|tasks?|assignments?|settings|rubric|standards)"
 # Whose instructions: the assistant's own (strong) ...
 Q_AI = (rf"(?:your|yours|its|the assistant{A}?s|the ai{A}?s|the model{A}?s|system|developer{A}?s?|openai{A}?s?|anthropic{A}?s?|"
         r"built-?in|default|hidden|programmed|pre-?programmed|original|initial|safety|ethical|moral|content|confidentiality|core|"
@@ -147,7 +149,12 @@ OVERRIDE = [
           r"settings|programming|principles)\b", exempt=SELF, group="override"),
     _rule("override_previous_rules", "override", 3.0,
           rf"\b{OVR_STRONG}{FILL}\s+(?:(?:the|all|any|of)\s+)*(?:{Q_BEFORE}|safety|ethical|moral|content|default|built-?in|"
-          rf"system)(?:\s+[\w-]+)?\s+{GEN_TARGET}\b{SCOPED}{NOT_MINE}", exempt=rf"{SELF}|{HIRING}", group="override"),
+          rf"system)(?:\s+[\w-]+)?\s+(?!{TASK_TARGET}\b){GEN_TARGET}\b{SCOPED}{NOT_MINE}", exempt=rf"{SELF}|{HIRING}",
+          group="override"),
+    # In a user's message the earlier criteria are the user's own; in a document they are the reader's.
+    _rule("override_previous_criteria", "override", 1.0,
+          rf"\b{OVR_STRONG}{FILL}\s+(?:(?:the|all|any|of)\s+)*(?:{Q_BEFORE}|default|system)(?:\s+[\w-]+)?\s+{TASK_TARGET}\b"
+          rf"{SCOPED}{NOT_MINE}", document=3.0, exempt=rf"{SELF}|{HIRING}", group="override"),
     _rule("override_all_rules", "override", 2.0, rf"\b{OVR_STRONG}{FILL}\s+(?:{Q_ALL})(?:\s+the)?(?:\s+[\w-]+)?\s+{GEN_TARGET}\b"
                                                  rf"{SCOPED}{NOT_MINE}",
           exempt=SELF, group="override"),

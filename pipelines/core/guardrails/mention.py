@@ -28,7 +28,7 @@ REPORTING = re.compile(
     r"\b(?:says|said|saying|types|typed|typing|writes|wrote|written|asks|asked|enters|entered|pastes|pasted|"
     r"posts|posted|sends|sent|submits|submitted|reads|reading|contains|containing|included|includes|quoted?|"
     r"such as|e\.g\.|for example|for instance|examples?|phrases?|strings?|sentences?|lines?|words?|terms?|wording|"
-    r"called|named|known as|"
+    r"called|named|known as|attempts?|requests?|inputs?|regex(?:es)?|payloads?|librar(?:y|ies)|"
     r"labell?ed|classic)\b"
     r"|说|写|输入|问道|问|例如|比如|譬如|诸如|如:|类似|像是|话术|语句|句子|字样|字眼|词|内容为|称为|叫做|所谓|举例"
     r"|包括|包含|表述|说法|提法|措辞|文字|引用|之类|这类|一类|这样一段话|例子|尝试|请求|输入"

@@ -73,6 +73,9 @@ READER = (r"(?:ai|a\.i\.|llms?|(?:large )?language models?|chatgpt|gpt(?:-?\d\w*
           r"(?:system|tool|software|bot|ai|model|assistant|agent|engine|parser)s?|screeners?|"
           r"ats|applicant tracking systems?|automated (?:system|tool|reader|screener|reviewer)s?|machine readers?)")
 
+# What the machine reader does, before its name: "the reviewing model", "the evaluator bot", "automated screeners".
+READER_ROLE = r"(?:[a-z-]+(?:ing|ed|or|er) )?"
+
 # Verbs that set instructions aside ("ignore", "stop following", "override").
 OVR = (r"(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?|forget(?:s|ting)?|forgot(?:ten)?|overrid(?:e|es|ing|den)|overrode|"
        r"bypass(?:es|ed|ing)?|circumvent(?:s|ed|ing)?|skip(?:s|ped|ping)?|discard(?:s|ed|ing)?|abandon(?:s|ed|ing)?|"
@@ -801,8 +804,8 @@ INDIRECT = [
     # "Note to the AI screener: ..." heads a message; "write instructions for LLMs" in a JD describes a job.
     _rule("note_to_ai", "indirect", 2.0,
           rf"\b(?:note|message|instructions?|memo|notice|hint|reminder|directive|p\.?s\.?|comment|request)s?\s*(?:to|for)\s+"
-          rf"(?:the |any |all |every |an? )?(?:{READER}|ai reviewers?|machine readers?)\b(?:\s+[\w-]+){{0,4}}?\s*[:：\-–—]",
-          document=3.5, group="addressee"),
+          rf"(?:the |any |all |every |an? )?{READER_ROLE}(?:{READER}|ai reviewers?|machine readers?)\b(?:\s+[\w-]+){{0,4}}?"
+          rf"\s*[:：\-–—\])]", document=3.5, group="addressee"),
     _rule("note_to_ai_mention", "indirect", 1.0,
           rf"\b(?:note|message|memo|notice|hint|reminder|p\.?s\.?)s?\s*(?:to|for)\s+(?:the |any |all |every |an? )?(?:{READER}|"
           r"ai reviewers?|machine readers?)\b", document=2.0, group="addressee"),
@@ -822,7 +825,7 @@ INDIRECT = [
           rf"machine|"
           r"non-?human|robot|an ai)\b", document=3.5, group="addressee"),
     _rule("ai_reading_this", "indirect", 2.0,
-          rf"\b(?:{READER}|tools?|readers?|reviewers?|systems?)\s+(?:that is |who is |which is |that are |currently |"
+          rf"\b(?:{READER}|tools?|readers?|reviewers?|systems?)\s+(?:that is |who is |which is |that are |is |are |currently |"
           rf"now )?(?:reading|"
           r"processing|reviewing|screening|evaluating|parsing|analy[sz]ing|summari[sz]ing|scanning|assessing|ranking|scoring)\s+"
           r"(?:this|these|my|the following)\b(?:\s+(?:resume|cv|document|application|text|email|page|profile|submission|file|"
@@ -854,6 +857,10 @@ INDIRECT = [
           r"interview)\s+(?:immediately|right away|now|automatically|without (?:further )?(?:review|question|screening|"
           r"checks?))\b|\bskip (?:all )?(?:the )?(?:remaining |other |further )?(?:checks|screening|review|background checks?)\b",
           document=2.0, group="hire"),
+    _rule("dictated_verdict", "indirect", 0.5,
+          r"\brecommend(?:ing)?\s+(?:an?\s+|the\s+)?(?:interview|hire|hiring|offer)\b|\b(?:state|say|confirm|report|conclude|note|"
+          r"write)\s+that\s+(?:the|this)\s+(?:candidate|applicant)\s+(?:meets|satisfies|fulfil+s|exceeds|matches)\s+(?:all|every|"
+          r"each)\b", document=2.0, group="hire"),
     _rule("output_only_word", "indirect", 0.5,
           r"\b(?:output|say|write|return|reply with|respond with)\s+only\s+(?:the\s+)?(?:word|phrase|text)\b", document=2.0,
           group="literal"),
@@ -863,7 +870,8 @@ INDIRECT = [
     # In a document, a heading or note of any kind addressed to its machine reader ("Profile for automated screening
     # systems:") ...
     _rule("addressed_to_reader", "indirect", 1.0,
-          rf"\b(?:for|to)\s+(?:the |any |all |every )?(?:{READER})\s*[:：]", document=2.0, group="addressee"),
+          rf"\b(?:for|to)\s+(?:the |any |all |every )?{READER_ROLE}(?:{READER})(?:\s+only)?\s*[:：]"
+          rf"|\b(?:{READER}|parser) (?:instructions?|notes?|notice|directives?)\s*[:：]", document=2.0, group="addressee"),
     # ... a demand that the reader set its evaluation aside ("override manual scoring") ...
     _rule("override_evaluation", "indirect", 0.0,
           rf"\b{OVR}(?:\s+(?:the|all|any|your|manual|human|standard|normal|usual|automated|previous|negative))*\s+"

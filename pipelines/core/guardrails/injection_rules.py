@@ -131,6 +131,11 @@ AI_TARGET_ZH = (r"(?:指令|指示|提示词|提示语|系统提示|设定|人�
 GEN_TARGET_ZH = r"(?:规则|限制|约束|准则|规定|规范|政策|策略|要求|命令|任务|设置|配置|标准|条款|框架)"
 Q_ZH = (r"(?:你的|你被|你所|你自己的|你原来的|你原有的|你之前的|你先前的|之前|以前|先前|此前|上面|上方|以上|上述|前面|前述|原来|"
         r"原先|原有|原始|最初|初始|所有|一切|全部|任何|系统|开发者|既定|预设|默认|刚才|之上|内置|固有|安全)")
+# Who reads a document by machine, in Chinese: an AI or model (with the role it plays: "AI评估员"), a bot, or a system
+# that screens, reviews or scores ("自动化评审系统"); a person ("HR", "面试官" alone) is not one.
+MACHINE_ZH = (r"(?:(?:(?<![a-z])ai(?![a-z])|人工智能|大模型|语言模型|模型|chatgpt|gpt|llm)"
+              r"(?:评估员|评审员|筛选员|审核员|面试官|招聘官|助手|助理|模型)?|助手|(?:招聘|筛选|评审)?机器人|"
+              r"(?:自动化|智能|招聘|简历筛选|ai筛选|筛选|评审|评估|审核|hr)(?:评审|评估|筛选|审核)?系统)")
 SELF_ZH = r"我(?!们公司)"  # "忽略我之前说的要求" corrects the user's own words
 # A rule named by its recruiting subject is a screening rule ("the previous screening rules", "之前的筛选规则").
 HIRING = (r"\b(?:screening|hiring|interview\w*|referral\w*|salary|search|filter|ranking|scoring|sourcing|recruiting|candidates?|"
@@ -902,8 +907,7 @@ INDIRECT = [
           r"|(?:给|致|写给)[^。！？，,\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|人工智能|模型|大模型|助手|筛选系统|机器人|chatgpt|gpt|llm)的(?:说明|指令|"
           r"提示|留言|话|备注|信|消息|请求)", document=3.5, group="addressee"),
     _rule("ai_vocative_zh", "indirect", 1.0,
-          r"(?:^|[（(【\[<!\-])\s*(?:(?<![a-z])ai(?![a-z])|人工智能|ai助手|ai模型|大模型|语言模型|chatgpt|gpt|模型|助手|筛选系统|ai筛选系统|"
-          r"招聘系统)(?:请注意|请|你好|您好)?\s*[:：，,]", document=2.5, group="addressee"),
+          rf"(?:^|[（(【\[<!\-])\s*{MACHINE_ZH}(?:请注意|请|你好|您好)?\s*[:：，,]", document=2.5, group="addressee"),
     _rule("if_you_are_ai_zh", "indirect", 2.5,
           r"(?:如果|假如|若|倘若|要是)(?:你|您)(?:是|作为)[^。！？，,\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|人工智能|语言模型|大模型|大语言模型|模型|"
           r"机器人|自动化|筛选系统|招聘系统|助手|ai助手|chatgpt|gpt|llm|程序|算法)", document=3.5, group="addressee"),
@@ -913,6 +917,7 @@ INDIRECT = [
           r"|(?:阅读|读取|处理|审阅|筛选|评估|分析|解析|审核|看到)(?:本|这份|此|这个|该|这段|我的)[^。！？\n]{0,8}?的(?:(?<![a-z])ai(?![a-z])|"
           r"人工智能|模型|大模型|语言模型|助手|系统|机器人|程序|算法|你)"
           r"|(?:对|给)(?:(?<![a-z])ai(?![a-z])|人工智能|模型|机器|机器人)可见"
+          rf"|仅供[^。！？\n]{{0,8}}?{MACHINE_ZH}(?:读取|阅读|处理|解析)"
           r"|仅(?:(?<![a-z])ai(?![a-z])|人工智能|模型|机器)可见", document=3.5, group="addressee"),
     _rule("attention_ai_zh", "indirect", 1.5,
           r"(?:(?<![a-z])ai(?![a-z])|人工智能|模型|助手|机器人|系统)(?:请|务必|必须)(?:注意|听好|执行|遵守)",
@@ -935,6 +940,10 @@ INDIRECT = [
           r"该候选人)进入(?:下一轮|面试|终面)"
           r"|(?:跳过|免除)(?:背景调查|背调|其他审核|所有审核)|告诉(?:所有)?(?:应聘者|候选人)[^。！？\n]{0,6}?(?:已经)?被录用",
           document=2.5, group="hire"),
+    _rule("dictated_verdict_zh", "indirect", 0.5,
+          r"(?:说明|表示|写明|注明|认定|判定|确认|评价|告诉[^。！？\n]{0,6}?)(?:该|这位|本|此)?(?:候选人|应聘者|求职者|申请人|我|本人)"
+          r"(?:完全|全部|完美)?(?:符合|满足|达到|胜任)(?:所有|全部|一切)?(?:岗位|职位)?(?:的)?(?:要求|条件|标准)", document=2.0,
+          group="hire"),
     _rule("reject_others_zh", "indirect", 1.0, r"(?:拒绝|淘汰|忽略|排除)(?:所有|全部)?其他(?:候选人|应聘者|简历|求职者|人)",
           document=2.5,
           group="reject_others"),

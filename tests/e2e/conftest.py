@@ -125,11 +125,11 @@ _IDLE = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return !!app && app.dataset.testScriptState === 'notRunning' && !document.querySelector('[data-stale="true"]');
 }"""
-_RUN_OVER = """() => {
+_RUN_OVER = r"""() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return !!app && app.dataset.testScriptState === 'notRunning' && !document.querySelector('[data-stale="true"]')
-    && !document.body.innerText.includes('running in the background');
-}"""
+    && !/running\b[^\n]*\bin the background/i.test(document.body.innerText);
+}"""  # "running in the background" (step controls), "Running to the end in the background" (the live run)
 RERUN_START_S = 10  # an action that asked for a rerun sees it begin within this (at once, on a quiet machine)
 
 

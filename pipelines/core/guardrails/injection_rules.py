@@ -874,9 +874,12 @@ INDIRECT = [
           r"applicants|resumes|cvs|submissions)\b", document=2.5, group="reject_others"),
     # In a document, a heading or note of any kind addressed to its machine reader ("Profile for automated screening
     # systems:") ...
+    # (The look-ahead for the colon first: "for" and "to" are everywhere, and most have no colon after them.)
     _rule("addressed_to_reader", "indirect", 1.0,
-          rf"\b(?:for|to)\s+(?:the |any |all |every )?{READER_ROLE}(?:{READER})(?:\s+only)?\s*[:：]"
-          rf"|\b(?:{READER}|parser) (?:instructions?|notes?|notice|directives?)\s*[:：]", document=2.0, group="addressee"),
+          rf"\b(?:for|to)\s+(?=[^\n:：]{{0,80}}[:：])(?:the |any |all |every )?{READER_ROLE}(?:{READER})(?:\s+only)?\s*[:：]",
+          document=2.0, group="addressee"),
+    _rule("reader_instructions", "indirect", 1.0, rf"\b(?:{READER}|parser) (?:instructions?|notes?|notice|directives?)\s*[:：]",
+          document=2.0, group="addressee"),
     # ... a demand that the reader set its evaluation aside ("override manual scoring") ...
     _rule("override_evaluation", "indirect", 0.0,
           rf"\b{OVR}(?:\s+(?:the|all|any|your|manual|human|standard|normal|usual|automated|previous|negative))*\s+"

@@ -36,7 +36,7 @@ def build_graph() -> StateGraph:
     graph.add_conditional_edges("perception", route_after_perception, ["background_investigator", "planner"])
     graph.add_edge("background_investigator", "planner")
     graph.add_conditional_edges("planner", route_by_current_node, ["human_feedback", "central_agent", "reporter"])
-    graph.add_conditional_edges("human_feedback", route_by_current_node, ["planner", "central_agent"])
+    graph.add_conditional_edges("human_feedback", route_by_current_node, ["planner", "central_agent", "human_feedback"])
     graph.add_conditional_edges("central_agent", route_by_current_node,
                                 ["central_agent", "researcher", "coder", "analyst", "reporter"])
     for agent in ("researcher", "coder", "analyst"):

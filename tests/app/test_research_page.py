@@ -61,10 +61,18 @@ def test_a_session_from_question_to_cited_report(page, data_dir):
     app.selectbox(key="research_card_dst_depth").set_value("brief")
     click(app, "Send answers")
     assert "Review the research plan" in texts(app) and "brief" in texts(app)
+    steps_before = texts(app)
+    # An edit the engine does not understand is asked about: no new step, no planning pass used.
+    app.text_input(key=next(t.key for t in app.text_input if t.key.startswith("research_card_plan_instruction"))) \
+        .input("make it *punchier*")
+    click(app, "Apply the edit")
+    question = " ".join(str(w.value) for w in app.warning)
+    assert "I did not understand" in question and "*punchier*" not in question  # said as text, not as Markdown
+    assert "Planning pass 1" in texts(app) and "Find: make it" not in texts(app) and "Find: make it" not in steps_before
     app.text_input(key=next(t.key for t in app.text_input if t.key.startswith("research_card_plan_instruction"))) \
         .input("add a step about dredging costs")
     click(app, "Apply the edit")
-    assert "Planning pass 2" in texts(app)
+    assert "Planning pass 2" in texts(app) and "I did not understand" not in texts(app)
     click(app, "Accept the plan")
     assert "Cited claims supported" in " ".join(m.label for m in app.metric)
     supported = next(m.value for m in app.metric if m.label == "Cited claims supported")

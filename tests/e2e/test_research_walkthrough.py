@@ -35,6 +35,13 @@ def test_upload_ask_edit_accept_and_download_the_pdf(server, browser_page, tmp_p
     page.screenshot(path=str(SHOTS / "research_01_preferences.png"), full_page=True)
     click(page, "Skip")
     wait_for(page, "Review the research plan")
+    # An edit it does not understand is asked about, in the card, and changes nothing.
+    page.get_by_label("Or say what to change").fill("remove the last step, then make it punchier")
+    act(page, lambda: page.get_by_label("Or say what to change").press("Tab"))
+    click(page, "Apply the edit")
+    wait_for(page, "I did not understand")
+    assert page.get_by_text("Planning pass 1", exact=False).count() and page.get_by_text("punchier", exact=False).count()
+    page.screenshot(path=str(SHOTS / "research_02a_plan_question.png"), full_page=True)
     page.get_by_label("Or say what to change").fill("add a step about dredging costs")
     act(page, lambda: page.get_by_label("Or say what to change").press("Tab"))
     click(page, "Apply the edit")

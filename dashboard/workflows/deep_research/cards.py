@@ -91,9 +91,11 @@ def render_plan_card(pending: PendingInterrupt) -> dict[str, Any] | None:
     except ValueError:
         plan = Plan(title="(the plan could not be read)")
     st.markdown("#### :material/checklist: Review the research plan")
+    if value.get("clarify"):  # part of the last edit was not understood: asked, not guessed
+        st.warning(escape_markdown(str(value["clarify"])), icon=":material/help:")
     _draw_plan(plan, value)
     if value.get("last_edit"):
-        st.markdown("**Your last edit, re-planned**")
+        st.markdown("**Your last edit**" if value.get("clarify") else "**Your last edit, re-planned**")
         st.code(str(value["last_edit"]), language=None)
     frame = st.data_editor(
         _frame(plan), key=f"{KEY}_plan_editor_{pending.id}", num_rows="dynamic", hide_index=True,

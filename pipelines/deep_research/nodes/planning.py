@@ -13,7 +13,8 @@ from pipelines.core.models.failures import answer_or
 from pipelines.deep_research import prompts
 from pipelines.deep_research.nodes.common import language_name, locale, masked, plan_of, query
 from pipelines.deep_research.offline.intake import is_zh
-from pipelines.deep_research.offline.planning import (apply_edits, apply_instruction, aspects, coerce_plan, decompose,
+from pipelines.deep_research.offline.plan_edits import apply_instruction, clarifying_question
+from pipelines.deep_research.offline.planning import (apply_edits, aspects, coerce_plan, decompose,
                                                       default_dependencies, replan_json)
 from pipelines.deep_research.plan_review import diff_text, plan_diff
 from pipelines.deep_research.schemas import PlanDraft, PlanReview
@@ -97,12 +98,16 @@ def human_feedback(state: ResearchState, runtime: Runtime[ResearchContext]) -> d
         note = (f"已达到规划次数上限（{limit}），按当前计划执行。" if zh else
                 f"The plan has been revised {limit} time(s), the limit: it is carried out as it stands.")
         return {"messages": [AIMessage(note, name="human_feedback")], "current_node": "central_agent"}
-    last_edit = next((m.additional_kwargs["plan_edit"] for m in reversed(state.get("messages") or [])
-                      if isinstance(m, AIMessage) and m.additional_kwargs.get("plan_edit") is not None), None)
+    last = next((m for m in reversed(state.get("messages") or [])
+                 if isinstance(m, AIMessage) and m.additional_kwargs.get("plan_edit") is not None), None)
+    last_edit = last.additional_kwargs["plan_edit"] if last is not None else None
+    latest = (state.get("messages") or [None])[-1]
+    clarify = last.additional_kwargs.get("plan_question") if last is not None and last is latest else None
     raw = interrupt({"kind": PLAN_REVIEW, "question": "审阅计划：接受，或修改步骤。" if zh else
                      "Review the plan: accept it, or edit its steps.", "plan": plan.model_dump(mode="json"),
                      "iteration": iteration, "max_plan_iterations": limit,
-                     **({"last_edit": diff_text(last_edit)} if last_edit is not None else {})})
+                     **({"last_edit": diff_text(last_edit)} if last_edit is not None else {}),
+                     **({"clarify": clarify} if clarify else {})})
     try:
         review = raw if isinstance(raw, PlanReview) else PlanReview.model_validate(raw)
     except ValidationError:
@@ -110,10 +115,16 @@ def human_feedback(state: ResearchState, runtime: Runtime[ResearchContext]) -> d
     if review.action == "accept":
         return {"messages": [HumanMessage("[ACCEPTED]", name="human_feedback")], "current_node": "central_agent"}
     edited = apply_edits(plan, review.steps) if review.steps is not None else plan
+    unclear: list[str] = []
     if review.instruction.strip():
-        edited = apply_instruction(edited, review.instruction, lang)
+        edited, unclear = apply_instruction(edited, review.instruction, lang)
     diff = plan_diff(plan, edited)
     said = f"{EDIT_MARK} {review.instruction}".strip() if review.instruction else EDIT_MARK
+    if unclear:  # asked about, never guessed: the plan comes back with what was understood, and the question
+        question = clarifying_question(unclear, lang)
+        return {"current_plan": edited.model_dump(mode="json"), "current_node": "human_feedback",
+                "messages": [HumanMessage(said, name="human_feedback"), AIMessage(
+                    question, name="human_feedback", additional_kwargs={"plan_edit": diff, "plan_question": question})]}
     if iteration >= limit:  # no planning pass left: the edited plan is carried out as the user made it
         note = (f"已达到规划次数上限（{limit}）：按修改后的计划执行。" if zh else
                 f"That was the last of {limit} planning passes: the edited plan is carried out as it is.")

@@ -145,38 +145,3 @@ def apply_edits(plan: Plan, steps: Sequence[StepEdit]) -> Plan:
                                                   need_search=e.need_search,
                                                   execution_res=done.get((e.title, e.step_type)))
                                              for e in steps]})
-
-
-_REMOVE = re.compile(r"(?:remove|delete|drop)\s+step\s+(\d+)|删除第?\s*(\d+)\s*步|去掉第?\s*(\d+)\s*步", re.I)
-_MOVE = re.compile(r"move\s+step\s+(\d+)\s+(?:to\s+the\s+)?(first|top|last|end)|把第?\s*(\d+)\s*步(?:移到|放到)(最前|最后)",
-                   re.I)
-_ADD = re.compile(r"^(?:add|also|include)\s+(?:a\s+step\s+)?(?:about|on|for|to)?\s*(.+)$|"
-                  r"^(?:增加|添加|补充)(?:一步|一个步骤)?[:：]?\s*(.+)$", re.I)
-
-
-def apply_instruction(plan: Plan, instruction: str, locale: str) -> Plan:
-    """An edit in words (DeerFlow's "[EDIT_PLAN] …"): remove step N, move step N first/last, or add a step; any
-    other wish becomes a research step of its own, so it is visible in the diff and carried out."""
-    steps = list(plan.steps)
-    for clause in re.split(r"[;；\n]|,\s*(?=(?:remove|delete|move|add)\b)", instruction or ""):
-        clause = clause.strip()
-        if not clause:
-            continue
-        if match := _REMOVE.search(clause):
-            index = int(next(g for g in match.groups() if g)) - 1
-            if 0 <= index < len(steps) and len(steps) > 1:
-                steps.pop(index)
-        elif match := _MOVE.search(clause):
-            number = match.group(1) or match.group(3)
-            where = (match.group(2) or match.group(4) or "").lower()
-            index = int(number) - 1
-            if 0 <= index < len(steps):
-                step = steps.pop(index)
-                steps.insert(0 if where in ("first", "top", "最前") else len(steps), step)
-        else:
-            match = _ADD.match(clause)
-            topic = (match.group(1) or match.group(2)) if match else clause
-            zh = is_zh(locale)
-            steps.append(Step(title=(f"查找：{_short(topic)}" if zh else f"Find: {_short(topic)}"),
-                              description=(f"按用户要求检索：{topic}" if zh else f"As the user asked: {topic}")))
-    return plan.model_copy(update={"steps": steps})

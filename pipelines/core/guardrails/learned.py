@@ -30,6 +30,8 @@ PARTIAL_EVIDENCE = BLOCK_AT / 2  # the rules' weight in a window from which the 
 SIGNAL = "learned_model"  # how a finding names the model among its signals
 CHINESE_SHARE = 0.5  # a text is "mostly Chinese" when at least this share of its letters and digits are Chinese
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+_ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
 log = logging.getLogger(__name__)
 
 
@@ -65,8 +67,14 @@ def rules_alone() -> AbstractContextManager[None]:
 def mostly_chinese(text: str) -> bool:
     """Whether at least half of the letters and digits of `text` are Chinese characters (the model judges such a
     text even where the rules found nothing)."""
-    han = len(_HAN.findall(text))
-    return han > 0 and han >= CHINESE_SHARE * sum(c.isalnum() for c in text)
+    # Asked of every text the rules let through, so counted in C: the ASCII letters and digits through bytes, the
+    # rest (Chinese among it) one character at a time; a character-by-character count cost 3 ms per 64 KB.
+    other = _ASCII_RUN.sub("", text)
+    han = len(_HAN.findall(other))
+    if not han:
+        return False
+    ascii_alnum = len(text.encode("ascii", "ignore").translate(None, _ASCII_NOT_ALNUM))
+    return han >= CHINESE_SHARE * (ascii_alnum + sum(map(str.isalnum, other)))
 
 
 def best_window(folded: str) -> WindowVerdict | None:

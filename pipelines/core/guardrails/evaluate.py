@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from pipelines.core.guardrails.corpora import (Row, blind_rows, deduplicated, external_rows, own_benign_rows,
                                                shared_real_rows, shipped_rows, zh_dev_rows)
+from pipelines.core.guardrails.ngram_model import NgramModel
 
 Judge = Callable[[str, str], bool]  # (text, source mode) → blocked
 
@@ -54,18 +55,25 @@ def false_blocks(rows: Sequence[Row], blocked: Sequence[bool]) -> list[str]:
             for row, hit in zip(rows, blocked, strict=True) if hit and not row.attack]
 
 
-def leave_one_source_out(rows: Sequence[Row], min_rows: int = 20) -> list[tuple[str, int, int]]:
-    """For each source with enough rows: the learned model fitted on all other sources, judging its rows with the
-    thresholds that fit set on its own held-back benign rows."""
-    from pipelines.core.guardrails.normalize import fold
+def held_out_fits(rows: Sequence[Row], min_rows: int = 20) -> list[tuple[str, list[Row], NgramModel]]:
+    """For each source with enough rows: its name, its rows, and the model fitted on all other sources (with the
+    thresholds that fit set on its own held-back benign rows). A fit takes half a minute: both tables use these."""
     from pipelines.core.guardrails.train_model import fitted_model
 
-    table = []
+    fits = []
     for group in sorted({r.group for r in rows}):
         held = [r for r in rows if r.group == group]
-        if len(held) < min_rows:
-            continue
-        model = fitted_model([r for r in rows if r.group != group])
+        if len(held) >= min_rows:
+            fits.append((group, held, fitted_model([r for r in rows if r.group != group])))
+    return fits
+
+
+def leave_one_source_out(fits: Sequence[tuple[str, list[Row], NgramModel]]) -> list[tuple[str, int, int]]:
+    """The model alone, fitted without each source, judging that source's attacks and benign rows apart."""
+    from pipelines.core.guardrails.normalize import fold
+
+    table = []
+    for group, held, model in fits:
         for attack in (True, False):  # a source may hold both (the self-written sets)
             mine = [r for r in held if r.attack == attack]
             if mine:
@@ -74,21 +82,17 @@ def leave_one_source_out(rows: Sequence[Row], min_rows: int = 20) -> list[tuple[
     return table
 
 
-def leave_one_source_out_check(rows: Sequence[Row], min_rows: int = 20) -> str:
-    """For each source with enough rows, the whole check on its rows twice: the rules alone, and the rules with a
-    model fitted on all other sources. What the model adds on a source it never saw."""
+def leave_one_source_out_check(fits: Sequence[tuple[str, list[Row], NgramModel]]) -> str:
+    """For each source, the whole check on its rows twice: the rules alone, and the rules with the model fitted
+    without the source. What the model adds on a source it never saw."""
     from pipelines.core.guardrails.learned import using
-    from pipelines.core.guardrails.train_model import fitted_model
 
     lines = ["### Leave one source out: the whole check (rules + a model fitted without the source)", "",
              "| source | label | rows | rules alone | rules + model |", "|---|---|---|---|---|"]
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for group in sorted({r.group for r in rows}):
-        held = [r for r in rows if r.group == group]
-        if len(held) < min_rows:
-            continue
+    for group, held, model in fits:
         alone = verdicts(held, rules_alone_judge)
-        with using(fitted_model([r for r in rows if r.group != group])):
+        with using(model):
             whole = verdicts(held, product_judge)
         for label in ("attack", "benign"):
             mine = [i for i, r in enumerate(held) if r.attack == (label == "attack")]
@@ -152,10 +156,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.loso:
         from pipelines.core.guardrails.train_model import training_rows
 
+        fits = held_out_fits(training_rows())
         print(markdown("Leave one source out, the model alone (fit without the source, judge it)",
-                       leave_one_source_out(training_rows())))
+                       leave_one_source_out(fits)))
         print()
-        print(leave_one_source_out_check(training_rows()))
+        print(leave_one_source_out_check(fits))
         print()
     if args.latency:
         from pipelines.core.guardrails.input_validator import validate_input_text

@@ -120,8 +120,9 @@ SCOPED = (r"(?!\s+(?:about|for|on|regarding|concerning|around|of|in)\s+(?!you\b|
 SELF = r"\b(?:my|mine|i|i'?ve|we|our|ours|me)\b"  # the user's own earlier words: "ignore my previous message" is a correction
 NOT_MINE = r"(?!\s+(?:that\s+|which\s+)?(?:i|we)\b)"  # "ignore the previous instructions I gave about the Berlin role"
 
-# Chinese: verbs that set instructions aside, targets and qualifiers. In Chinese rules "ai" stands alone: not the
-# "ai" of a Latin word ("email", "detail") next to Chinese text.
+# Chinese: verbs that set instructions aside, targets and qualifiers.
+# In Chinese rules "ai" stands alone: not the "ai" of a Latin word ("email", "detail") next to Chinese text.
+AI_ZH = r"(?<![a-z])ai(?![a-z])"
 OVR_ZH = (r"(?:忽略|忽视|无视|忘记|忘掉|忘了|不要理会|不理会|别理会|不用理会|不要管|别管|不用管|抛开|抛弃|丢弃|放弃|跳过|绕过|"
           r"覆盖|推翻|撤销|清除|清空|重置|摒弃|废除|作废|违背|违反|突破|打破|解除|取消|关闭|关掉|停用|禁用|撇开|扔掉|丢掉|"
           r"(?:不要|不用|不必|别)理|(?:先)?放(?:在|到)?一边|"
@@ -133,7 +134,7 @@ Q_ZH = (r"(?:你的|你被|你所|你自己的|你原来的|你原有的|你之�
         r"原先|原有|原始|最初|初始|所有|一切|全部|任何|系统|开发者|既定|预设|默认|刚才|之上|内置|固有|安全)")
 # Who reads a document by machine, in Chinese: an AI or model (with the role it plays: "AI评估员"), a bot, or a system
 # that screens, reviews or scores ("自动化评审系统"); a person ("HR", "面试官" alone) is not one.
-MACHINE_ZH = (r"(?:(?:(?<![a-z])ai(?![a-z])|人工智能|大模型|语言模型|模型|chatgpt|gpt|llm)"
+MACHINE_ZH = (rf"(?:(?:{AI_ZH}|人工智能|大模型|语言模型|模型|chatgpt|gpt|llm)"
               r"(?:评估员|评审员|筛选员|审核员|面试官|招聘官|助手|助理|模型)?|助手|(?:招聘|筛选|评审)?机器人|"
               r"(?:自动化|智能|招聘|简历筛选|ai筛选|筛选|评审|评估|审核|hr)(?:评审|评估|筛选|审核)?系统)")
 SELF_ZH = r"我(?!们公司)"  # "忽略我之前说的要求" corrects the user's own words
@@ -382,10 +383,10 @@ ROLE = [
     _rule("you_are_now_zh", "role", 1.5, r"(?:接下来|现在)[，,]?\s*你(?:就)?(?:是|扮演|将扮演|来扮演)|你(?:现在|从此|"
                                          r"以后)(?:就)?(?:是|扮演|成为|变成)", group="role_now"),
     _rule("no_longer_ai_zh", "role", 3.5,
-          r"你(?:现在|已经)?(?:不再是|已不是|并不是)(?:一个)?[^。！？\n]{0,6}?(?:(?<![a-z])ai(?![a-z])|人工智能|助手|chatgpt|模型|语言模型|机器人|"
+          rf"你(?:现在|已经)?(?:不再是|已不是|并不是)(?:一个)?[^。！？\n]{{0,6}}?(?:{AI_ZH}|人工智能|助手|chatgpt|模型|语言模型|机器人|"
           r"程序)", group="role_stop"),
     _rule("forget_you_are_ai_zh", "role", 2.5,
-          r"(?:忘记|忘掉|忘了|别再当|不要再当)你(?:是|作为)(?:一个|一名)?[^。！？\n，,]{0,8}?(?:(?<![a-z])ai(?![a-z])|人工智能|助手|chatgpt|模型|"
+          rf"(?:忘记|忘掉|忘了|别再当|不要再当)你(?:是|作为)(?:一个|一名)?[^。！？\n，,]{{0,8}}?(?:{AI_ZH}|人工智能|助手|chatgpt|模型|"
           r"语言模型|机器人)",
           group="role_stop"),
     _rule("stop_role_zh", "role", 2.0, r"(?:停止|不要再|不再|别再)扮演[^。！？\n]{0,8}?(?:助手|ai|人工智能|机器人|模型)|(?:跳出|"
@@ -667,7 +668,7 @@ JAILBREAK = [
     _rule("unrestricted_ai_zh", "jailbreak", 3.5,
           r"(?:没有任何限制|没有限制|不受(?:任何)?(?:约束|限制|审查)|无限制|无审查|无过滤|没有(?:道德|伦理)(?:约束|底线|限制)?|"
           r"邪恶|不道德|不受限制?|无约束|无所顾忌|(?:去除|去掉|解除|移除|摆脱|取消)了?(?:任何|所有|一切)?(?:限制|约束|审查|过滤))"
-          r"的?[^。！？\n]{0,6}?(?:(?<![a-z])ai(?![a-z])|人工智能|助手|模型|机器人|聊天机器人|版本|角色|"
+          rf"的?[^。！？\n]{{0,6}}?(?:{AI_ZH}|人工智能|助手|模型|机器人|聊天机器人|版本|角色|"
           r"chatgpt|gpt|大模型)", group="freedom"),
     _rule("roleplay_no_limits_zh", "jailbreak", 3.5,
           r"(?:扮演|假装|充当|模拟|假设你|想象你|假如你|如果你)[^。！？\n]{0,12}?(?:没有|不受|无|毫无|摆脱)(?:任何)?(?:限制|约束|"
@@ -901,29 +902,29 @@ INDIRECT = [
           r"color:\s*(?:white|#fff)"
           r"|display:\s*none|\bvisible (?:only )?to (?:ai|the ai|machines|bots|llms)\b", document=1.5, group="hidden"),
     _rule("note_to_ai_zh", "indirect", 2.0,
-          r"(?:给|致|写给|对|告诉|通知)(?:正在|所有|任何)?[^。！？，,\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|人工智能|模型|大模型|语言模型|助手|ai助手|"
+          rf"(?:给|致|写给|对|告诉|通知)(?:正在|所有|任何)?[^。！？，,\n]{{0,12}}?(?:{AI_ZH}|人工智能|模型|大模型|语言模型|助手|ai助手|"
           r"筛选系统|"
           r"简历筛选系统|招聘系统|招聘机器人|机器人|chatgpt|gpt|llm|自动化系统|评估系统|审核系统|算法)的?(?:说明|指令|提示|留言|"
           r"话|备注|信|消息|请求|特别说明|注意事项)?\s*[:：】\]]"
-          r"|(?:给|致|写给)(?:正在|所有|任何)?[^。！？，,\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|人工智能|大模型|语言模型|chatgpt|gpt|"
+          rf"|(?:给|致|写给)(?:正在|所有|任何)?[^。！？，,\n]{{0,12}}?(?:{AI_ZH}|人工智能|大模型|语言模型|chatgpt|gpt|"
           r"llm)[^。！？，,\n:：]{1,6}[:：】\]]"
-          r"|(?:给|致|写给)[^。！？，,\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|人工智能|模型|大模型|助手|筛选系统|机器人|chatgpt|gpt|llm)的(?:说明|指令|"
+          rf"|(?:给|致|写给)[^。！？，,\n]{{0,12}}?(?:{AI_ZH}|人工智能|模型|大模型|助手|筛选系统|机器人|chatgpt|gpt|llm)的(?:说明|指令|"
           r"提示|留言|话|备注|信|消息|请求)", document=3.5, group="addressee"),
     _rule("ai_vocative_zh", "indirect", 1.0,
           rf"(?:^|[（(【\[<!\-])\s*{MACHINE_ZH}(?:请注意|请|你好|您好)?\s*[:：，,]", document=2.5, group="addressee"),
     _rule("if_you_are_ai_zh", "indirect", 2.5,
-          r"(?:如果|假如|若|倘若|要是)(?:你|您)(?:是|作为)[^。！？，,\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|人工智能|语言模型|大模型|大语言模型|模型|"
+          rf"(?:如果|假如|若|倘若|要是)(?:你|您)(?:是|作为)[^。！？，,\n]{{0,12}}?(?:{AI_ZH}|人工智能|语言模型|大模型|大语言模型|模型|"
           r"机器人|自动化|筛选系统|招聘系统|助手|ai助手|chatgpt|gpt|llm|程序|算法)", document=3.5, group="addressee"),
     _rule("ai_reading_zh", "indirect", 2.0,
-          r"(?:(?<![a-z])ai(?![a-z])|人工智能|模型|系统|助手|机器人|筛选器|算法)(?:在|正在)?(?:阅读|处理|审阅|筛选|评估|分析|读取|解析|审核)(?:这份|"
+          rf"(?:{AI_ZH}|人工智能|模型|系统|助手|机器人|筛选器|算法)(?:在|正在)?(?:阅读|处理|审阅|筛选|评估|分析|读取|解析|审核)(?:这份|"
           r"此|本|我的)(?:简历|文档|文件|申请|材料|职位|岗位)"
-          r"|(?:阅读|读取|处理|审阅|筛选|评估|分析|解析|审核|看到)(?:本|这份|此|这个|该|这段|我的)[^。！？\n]{0,8}?的(?:(?<![a-z])ai(?![a-z])|"
+          rf"|(?:阅读|读取|处理|审阅|筛选|评估|分析|解析|审核|看到)(?:本|这份|此|这个|该|这段|我的)[^。！？\n]{{0,8}}?的(?:{AI_ZH}|"
           r"人工智能|模型|大模型|语言模型|助手|系统|机器人|程序|算法|你)"
-          r"|(?:对|给)(?:(?<![a-z])ai(?![a-z])|人工智能|模型|机器|机器人)可见"
+          rf"|(?:对|给)(?:{AI_ZH}|人工智能|模型|机器|机器人)可见"
           rf"|仅供[^。！？\n]{{0,8}}?{MACHINE_ZH}(?:读取|阅读|处理|解析)"
-          r"|仅(?:(?<![a-z])ai(?![a-z])|人工智能|模型|机器)可见", document=3.5, group="addressee"),
+          rf"|仅(?:{AI_ZH}|人工智能|模型|机器)可见", document=3.5, group="addressee"),
     _rule("attention_ai_zh", "indirect", 1.5,
-          r"(?:(?<![a-z])ai(?![a-z])|人工智能|模型|助手|机器人|系统)(?:请|务必|必须)(?:注意|听好|执行|遵守)",
+          rf"(?:{AI_ZH}|人工智能|模型|助手|机器人|系统)(?:请|务必|必须)(?:注意|听好|执行|遵守)",
           document=3.0, group="addressee"),
     _rule("rank_me_first_zh", "indirect", 0.5,
           r"(?:把|将)(?:我|本人|此人|他|她|该候选人|这位候选人|本候选人|这份简历|我的简历|本简历)(?:直接)?(?:排|排在|列为|评为|"

@@ -5,9 +5,9 @@ what is not understood is returned as it was said, to be asked about, never turn
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from pipelines.deep_research.offline.intake import is_zh
+from pipelines.deep_research.offline.planning import short_title
 from pipelines.deep_research.schemas import Plan, Step
 
 # One step, as the user points at it: a number, a position, or words of its title.
@@ -81,14 +81,13 @@ def _find(steps: list[Step], ref: str | None) -> int | None:
 
 def _new_step(topic: str, zh: bool) -> Step:
     topic = topic.strip()
-    short = topic if len(topic) <= 90 else topic[:89].rstrip() + "…"
-    return Step(title=f"查找：{short}" if zh else f"Find: {short}",
+    return Step(title=f"查找：{short_title(topic)}" if zh else f"Find: {short_title(topic)}",
                 description=f"按用户要求检索：{topic}" if zh else f"As the user asked: {topic}")
 
 
 def _apply(kind: str, match: re.Match, steps: list[Step], zh: bool) -> bool:
     """Carry out one understood edit on `steps` in place; False when it points at no step (or would leave none)."""
-    group: Callable[[str], str | None] = lambda name: match.groupdict().get(name)  # noqa: E731
+    group = match.groupdict().get
     a, b = _find(steps, group("a")), _find(steps, group("b"))
     if kind == "add":
         if group("b") is not None and b is None:
@@ -151,8 +150,9 @@ def apply_instruction(plan: Plan, instruction: str, locale: str) -> tuple[Plan, 
 
 def clarifying_question(unclear: list[str], locale: str) -> str:
     """What the plan card asks when part of an edit was not understood."""
-    quoted = "、".join(f"“{c}”" for c in unclear) if is_zh(locale) else ", ".join(f"“{c}”" for c in unclear)
-    if is_zh(locale):
+    zh = is_zh(locale)
+    quoted = ("、" if zh else ", ").join(f"“{c}”" for c in unclear)
+    if zh:
         return (f"没有理解这部分修改：{quoted}。可以这样说：删除第2步、把第3步移到最前、交换第1步和第2步、合并第1步和第2步、"
                 f"把第2步改名为“成本”、增加一步关于维护费用。")
     return (f"I did not understand {quoted}. You can say, for example: remove step 2, move step 3 first, swap steps 1 "

@@ -39,7 +39,8 @@ def aspects(question: str) -> list[str]:
     return parts or [" ".join((question or "").split())]
 
 
-def _short(text: str, limit: int = 90) -> str:
+def short_title(text: str, limit: int = 90) -> str:
+    """`text` on one line, cut at a word to at most `limit` characters."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
@@ -59,7 +60,8 @@ def decompose(question: str, locale: str, max_steps: int, tabular: Sequence[str]
     for index, part in enumerate(research):
         hint = hints[index] if index < len(hints) and hints[index] else ""
         where = (f"（可能见于 {hint}）" if zh else f" (likely in {hint})") if hint else ""
-        steps.append(Step(title=(f"查找：{_short(part)}" if zh else f"Find: {_short(part)}"), step_type=StepType.RESEARCH,
+        steps.append(Step(title=(f"查找：{short_title(part)}" if zh else f"Find: {short_title(part)}"),
+                          step_type=StepType.RESEARCH,
                           description=(f"在资料中检索并摘录关于“{part}”的原文{where}。" if zh else
                                        f"Search the resources for what they state about: {part}{where}.")))
     if compute and len(steps) < max_steps:
@@ -75,7 +77,7 @@ def decompose(question: str, locale: str, max_steps: int, tabular: Sequence[str]
                                        "later-dated source.")))
     thought = (f"问题包含 {len(parts)} 个方面，每个方面一个检索步骤。" if zh else
                f"The question has {len(parts)} aspect(s); one research step each.")
-    plan = Plan(locale=locale, has_enough_context=False, thought=thought, title=_short(question, 120), steps=steps)
+    plan = Plan(locale=locale, has_enough_context=False, thought=thought, title=short_title(question, 120), steps=steps)
     return PlanDraft(plan=plan, depends_on=default_dependencies(plan.steps))
 
 
